@@ -1,0 +1,61 @@
+# Crier. The two commands that matter: `make run` and `make test`.
+SHELL := /usr/bin/env bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+SQLC_VERSION := v1.31.1
+GOBIN := $(shell go env GOPATH)/bin
+SQLC := $(GOBIN)/sqlc
+export PLAYWRIGHT_DRIVER_PATH ?= $(CURDIR)/.data/playwright-driver
+
+.PHONY: run build test test-unit e2e-deps bench generate check-generated lint test-clean help
+
+help:
+	@echo "make run              serve Crier at http://127.0.0.1:8080 with the sandbox networks"
+	@echo "make test             the whole suite: unit, integration (PostgreSQL, River) and e2e (Chromium)"
+	@echo "make bench            benchmarks"
+	@echo "make generate         regenerate templ, sqlc and the API server from their sources"
+	@echo "make check-generated  fail if committed generated code is stale"
+	@echo "make lint             gofmt and go vet"
+
+build:
+	go build -o bin/crier ./cmd/crier
+
+## run: the database from DATABASE_URL, else 127.0.0.1:5432, else a private cluster (scripts/devdb.sh);
+## migrations run at start; the networks are the built-in sandbox.
+run: build
+	@DATABASE_URL="$$(scripts/devdb.sh)"; export DATABASE_URL; \
+	SANDBOX=$${SANDBOX:-1} ALLOW_PRIVATE_URLS=$${ALLOW_PRIVATE_URLS:-1} exec ./bin/crier serve
+
+test: e2e-deps
+	go test -count=1 -timeout 20m ./...
+
+test-unit:
+	go test -count=1 -short ./...
+
+e2e-deps:
+	@scripts/e2e-deps.sh
+
+bench:
+	go test -run '^$$' -bench . -benchmem ./...
+
+$(SQLC):
+	go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
+
+generate: $(SQLC)
+	go tool templ generate
+	$(SQLC) generate
+	go generate ./api/...
+
+check-generated: generate
+	@if [ -n "$$(git status --porcelain -- '*.go' api store views)" ]; then \
+		echo "Generated code is stale; run make generate and commit:"; git status --porcelain -- '*.go' api store views; exit 1; fi
+
+lint:
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt would change:"; echo "$$bad"; exit 1; fi
+	go vet ./...
+
+## test-clean: drop the test databases (templates are rebuilt on the next run).
+test-clean:
+	@psql "$${CRIER_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" -Atc \
+		"SELECT datname FROM pg_database WHERE datname LIKE 'crier\_t%'" | while read -r db; do \
+		psql "$${CRIER_TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}" -c "ALTER DATABASE \"$$db\" WITH IS_TEMPLATE false" -c "DROP DATABASE \"$$db\" WITH (FORCE)"; done

@@ -1,0 +1,193 @@
+// Package api serves /api/v1: handlers generated from the contract (openapi.json, oapi-codegen
+// strict server) and thin glue that calls the app.Service. Every route is checked, in this order:
+// credentials (401), the contract (400 with zod-style issues), then the handler; operations whose
+// capability has not landed answer 501 (Unimplemented).
+package api
+
+import (
+	_ "embed"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"github.com/crier/crier/app"
+)
+
+// Contract is the OpenAPI document, served verbatim at /api/v1/openapi.json.
+//
+//go:embed openapi.json
+var Contract []byte
+
+// Prefix is the path prefix of every API route.
+const Prefix = "/api/v1"
+
+// jsonBodyLimit caps request bodies of JSON operations; multipart uploads set their own limits.
+const jsonBodyLimit = "10M"
+
+// LoadContract parses and checks the embedded contract.
+func LoadContract() (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(Contract)
+	if err != nil {
+		return nil, fmt.Errorf("api: load contract: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("api: invalid contract: %w", err)
+	}
+	return doc, nil
+}
+
+// Server implements the generated StrictServerInterface. Each capability adds its operations as
+// methods (in <resource>.go files); the embedded Unimplemented answers the others.
+type Server struct {
+	Unimplemented
+	svc *app.Service
+}
+
+// Register mounts /api/v1 on e.
+func Register(e *echo.Echo, svc *app.Service, log *slog.Logger) error {
+	doc, err := LoadContract()
+	if err != nil {
+		return err
+	}
+	validator, err := NewValidator(doc)
+	if err != nil {
+		return err
+	}
+	ops := indexOperations(doc)
+	guard := &guard{svc: svc, ops: ops, validator: validator}
+
+	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
+		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
+	})
+	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc}, nil))
+	// Anything else under the prefix is an unknown route: 404 in the error body.
+	notFound := func(c echo.Context) error { return echo.ErrNotFound }
+	e.Any(Prefix+"/*", notFound)
+	return nil
+}
+
+// operation is what the guard needs to know about a contract operation.
+type operation struct {
+	openapiPath string
+	public      bool
+	multipart   bool
+}
+
+// echoParam turns the contract's {param} into Echo's :param.
+var openapiParam = regexp.MustCompile(`\{([^}]+)\}`)
+
+func indexOperations(doc *openapi3.T) map[string]operation {
+	ops := map[string]operation{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			o := operation{openapiPath: path}
+			o.public = op.Security != nil && len(*op.Security) == 0
+			if op.RequestBody != nil && op.RequestBody.Value != nil {
+				_, o.multipart = op.RequestBody.Value.Content["multipart/form-data"]
+			}
+			ops[method+" "+openapiParam.ReplaceAllString(path, ":$1")] = o
+		}
+	}
+	return ops
+}
+
+type guard struct {
+	svc       *app.Service
+	ops       map[string]operation
+	validator *Validator
+}
+
+var limitJSON = middleware.BodyLimit(jsonBodyLimit)
+
+func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		op, ok := g.ops[req.Method+" "+c.Path()]
+		if !ok {
+			return fmt.Errorf("api: route %s %s is not in the contract index", req.Method, c.Path())
+		}
+		if !op.public {
+			p, err := g.authenticate(c)
+			if err != nil {
+				return err
+			}
+			c.SetRequest(req.WithContext(app.WithPrincipal(req.Context(), p)))
+			req = c.Request()
+		}
+		params := map[string]string{}
+		for i, name := range c.ParamNames() {
+			params[name] = c.ParamValues()[i]
+		}
+		handle := func(c echo.Context) error {
+			if err := g.validator.Validate(req.Context(), c.Request(), req.Method, op.openapiPath, params); err != nil {
+				return err
+			}
+			return next(c)
+		}
+		if op.multipart {
+			return handle(c)
+		}
+		return limitJSON(handle)(c)
+	}
+}
+
+// authenticate resolves the caller from the x-api-key header.
+func (g *guard) authenticate(c echo.Context) (*app.Principal, error) {
+	key := strings.TrimSpace(c.Request().Header.Get("x-api-key"))
+	if key == "" {
+		return nil, app.Errorf(app.EUnauthorized, "Missing API key: send it in the x-api-key header")
+	}
+	return g.svc.AuthenticateAPIKey(c.Request().Context(), key)
+}
+
+// routerWith registers the generated routes with extra route-level middleware, which (unlike group
+// middleware) sees the matched route's path.
+type routerWith struct {
+	e  *echo.Echo
+	mw []echo.MiddlewareFunc
+}
+
+func (r routerWith) add(method, path string, h echo.HandlerFunc, m []echo.MiddlewareFunc) *echo.Route {
+	return r.e.Add(method, path, h, append(append([]echo.MiddlewareFunc{}, r.mw...), m...)...)
+}
+
+func (r routerWith) CONNECT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodConnect, p, h, m)
+}
+func (r routerWith) DELETE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodDelete, p, h, m)
+}
+func (r routerWith) GET(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodGet, p, h, m)
+}
+func (r routerWith) HEAD(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodHead, p, h, m)
+}
+func (r routerWith) OPTIONS(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodOptions, p, h, m)
+}
+func (r routerWith) PATCH(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPatch, p, h, m)
+}
+func (r routerWith) POST(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPost, p, h, m)
+}
+func (r routerWith) PUT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodPut, p, h, m)
+}
+func (r routerWith) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
+	return r.add(http.MethodTrace, p, h, m)
+}
+
+func notImplemented(route string) error {
+	return app.Errorf(app.ENotImplemented, "%s is not implemented yet", route)
+}
+

@@ -1,0 +1,105 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code classifies an Error. Transports map each code to a status once (api: JSON body, web: HTML page).
+type Code string
+
+const (
+	EInvalid        Code = "invalid"         // 400: bad input; Issues say where
+	EUnauthorized   Code = "unauthorized"    // 401: missing or invalid credentials
+	EForbidden      Code = "forbidden"       // 403: role or plan limit
+	ENotFound       Code = "not_found"       // 404: absent, or another tenant's
+	EConflict       Code = "conflict"        // 409
+	ERateLimited    Code = "rate_limited"    // 429
+	EInternal       Code = "internal"        // 500: a bug or an outage; message is generic
+	ENotImplemented Code = "not_implemented" // 501: the operation's capability has not landed
+	ENetwork        Code = "network"         // 502: a social network failed
+)
+
+// Issue is one validation problem, in the zod shape the API promises: code, message and path.
+type Issue struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Path    []any  `json:"path"`
+}
+
+// Zod issue codes used by Crier (the spec lists all 17).
+const (
+	IssueInvalidType      = "invalid_type"
+	IssueInvalidEnumValue = "invalid_enum_value"
+	IssueUnrecognizedKeys = "unrecognized_keys"
+	IssueInvalidString    = "invalid_string"
+	IssueInvalidDate      = "invalid_date"
+	IssueTooSmall         = "too_small"
+	IssueTooBig           = "too_big"
+	IssueNotMultipleOf    = "not_multiple_of"
+	IssueInvalidUnion     = "invalid_union"
+	IssueCustom           = "custom"
+)
+
+// Error is the one error type of Crier's services. Anything else reaching a transport is a bug
+// and is reported as EInternal without its details.
+type Error struct {
+	Code    Code
+	Message string
+	Issues  []Issue
+	Err     error // the cause, for logs only
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Err)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an Error with a formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Invalid builds a 400 error carrying issues.
+func Invalid(message string, issues ...Issue) *Error {
+	return &Error{Code: EInvalid, Message: message, Issues: issues}
+}
+
+// NotFound builds a 404 error for a kind of thing ("Team", "Post").
+func NotFound(what string) *Error {
+	return &Error{Code: ENotFound, Message: what + " not found"}
+}
+
+// ErrorCode returns the code of err, EInternal for foreign errors and "" for nil.
+func ErrorCode(err error) Code {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the user-facing message of err; foreign errors get a generic one.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Code != EInternal {
+		return e.Message
+	}
+	return "Internal server error"
+}
+
+// ErrorIssues returns the issues of err, if any.
+func ErrorIssues(err error) []Issue {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Issues
+	}
+	return nil
+}

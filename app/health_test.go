@@ -1,0 +1,78 @@
+package app_test
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/store/storetest"
+)
+
+type testBundle struct {
+	svc *app.Service
+	now time.Time
+}
+
+func setup(t *testing.T) *testBundle {
+	t.Helper()
+	b := &testBundle{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
+	b.svc = app.New(storetest.Tx(t), slog.New(slog.DiscardHandler), app.Options{})
+	b.svc.SetClock(func() time.Time { return b.now })
+	return b
+}
+
+func TestHealthAllOperational(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	h, err := b.svc.Health(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, app.StatusOperational, h.Status)
+	require.Equal(t, "All systems operational", h.Note)
+	require.Len(t, h.Platforms, 15)
+	for _, n := range app.Networks {
+		require.Equal(t, app.StatusOperational, h.Platforms[n].Status, n)
+		require.NotEmpty(t, h.Platforms[n].Note, n)
+	}
+}
+
+func TestHealthReportsIncidentUntilItsWindowEnds(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	ctx := context.Background()
+	until := b.now.Add(time.Hour)
+	_, err := b.svc.SetPlatformStatus(ctx, app.SetPlatformStatusParams{Network: app.Twitter, Status: app.StatusOutage, Note: "X API returns 503", Until: &until})
+	require.NoError(t, err)
+	_, err = b.svc.SetPlatformStatus(ctx, app.SetPlatformStatusParams{Network: app.Reddit, Status: app.StatusMaintenance})
+	require.NoError(t, err)
+
+	h, err := b.svc.Health(ctx)
+	require.NoError(t, err)
+	require.Equal(t, app.StatusDegraded, h.Status)
+	require.Equal(t, "X API returns 503", h.Platforms[app.Twitter].Note)
+	require.Equal(t, app.StatusOutage, h.Platforms[app.Twitter].Status)
+	require.Equal(t, "Maintenance", h.Platforms[app.Reddit].Note)
+	require.Contains(t, h.Note, "Reddit (maintenance), X (outage)")
+
+	b.now = until.Add(time.Second) // the window ended; the job has not run yet
+	h, err = b.svc.Health(ctx)
+	require.NoError(t, err)
+	require.Equal(t, app.StatusOperational, h.Platforms[app.Twitter].Status)
+	require.Equal(t, app.StatusMaintenance, h.Platforms[app.Reddit].Status)
+}
+
+func TestSetPlatformStatusRejectsBadInput(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	past := b.now.Add(-time.Minute)
+	_, err := b.svc.SetPlatformStatus(context.Background(), app.SetPlatformStatusParams{Network: "MYSPACE", Status: "broken", Until: &past})
+	require.Equal(t, app.EInvalid, app.ErrorCode(err))
+	var paths []any
+	for _, is := range app.ErrorIssues(err) {
+		paths = append(paths, is.Path[0])
+	}
+	require.Equal(t, []any{"network", "status", "until"}, paths)
+}

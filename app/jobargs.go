@@ -1,0 +1,8 @@
+package app
+
+// Job arguments live in app so the Service can enqueue them (InsertTx) without importing jobs.
+
+// PlatformStatusExpireArgs is the periodic job that ends platform-status windows.
+type PlatformStatusExpireArgs struct{}
+
+func (PlatformStatusExpireArgs) Kind() string { return "platform_status_expire" }

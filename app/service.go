@@ -1,0 +1,49 @@
+// Package app is Crier's domain: its types, the one error type, and the Service that holds every
+// business rule. The API (api/) and the dashboard (web/) are thin transports over the Service.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/crier/crier/store"
+)
+
+// Enqueuer inserts River jobs inside the caller's transaction, so a row and its job commit together.
+// *river.Client[pgx.Tx] satisfies it.
+type Enqueuer interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// Options are the settings the Service needs from the configuration.
+type Options struct {
+	BaseURL    string
+	Production bool
+	Sandbox    bool
+}
+
+// Service is the single service layer. Its methods scope every query by the caller's organization.
+type Service struct {
+	db   store.DB
+	q    *store.Queries
+	jobs Enqueuer
+	log  *slog.Logger
+	opts Options
+	now  func() time.Time
+}
+
+// New builds the Service. Call UseJobs once the River client exists (its workers need the Service).
+func New(db store.DB, log *slog.Logger, opts Options) *Service {
+	return &Service{db: db, q: store.New(db), log: log, opts: opts, now: time.Now}
+}
+
+// UseJobs sets the job enqueuer.
+func (s *Service) UseJobs(e Enqueuer) { s.jobs = e }
+
+// SetClock replaces the clock, for tests.
+func (s *Service) SetClock(now func() time.Time) { s.now = now }

@@ -1,0 +1,190 @@
+// Package config reads Crier's runtime configuration from the environment.
+// The variable names are the runtime contract of ../shared/design.md: keep them stable.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Config is the whole runtime configuration. Zero values are never used: Load fills defaults.
+type Config struct {
+	DatabaseURL string
+	Addr        string
+	BaseURL     string // public URL without a trailing slash
+	Secret      []byte // signs cookies and state, encrypts tokens; at least 32 bytes
+	Env         string // development | production
+	Sandbox     bool
+	SMTPURL     string // empty: mail goes to the outbox table
+	StorageURL  string
+	DataDir     string
+
+	StripeSecretKey     string
+	StripeWebhookSecret string
+	StripeAPIBase       string
+
+	AllowPrivateURLs bool
+}
+
+// Production reports whether Crier runs in production mode (no dev pages, https required for webhooks).
+func (c Config) Production() bool { return c.Env == "production" }
+
+// Getenv is os.Getenv's shape, so tests can pass a map.
+type Getenv func(string) string
+
+// Load reads and checks the configuration. Every error names the variable at fault.
+func Load(getenv Getenv) (Config, error) {
+	c := Config{
+		DataDir: or(getenv("CRIER_DATA_DIR"), ".data"),
+		Env:     or(getenv("CRIER_ENV"), "development"),
+	}
+	var errs []error
+	fail := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+
+	if c.Env != "development" && c.Env != "production" {
+		fail("CRIER_ENV", "must be development or production, got %q", c.Env)
+	}
+
+	c.DatabaseURL = or(getenv("DATABASE_URL"), "postgres://postgres@127.0.0.1:5432/crier?sslmode=disable")
+	if _, err := pgxpool.ParseConfig(c.DatabaseURL); err != nil {
+		fail("DATABASE_URL", "not a PostgreSQL URL: %v", err)
+	}
+
+	c.Addr = or(getenv("ADDR"), "127.0.0.1:8080")
+	host, port, err := net.SplitHostPort(c.Addr)
+	if err != nil || port == "" {
+		fail("ADDR", "must be host:port, got %q", c.Addr)
+	}
+
+	c.BaseURL = strings.TrimRight(getenv("BASE_URL"), "/")
+	if c.BaseURL == "" {
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "127.0.0.1"
+		}
+		c.BaseURL = "http://" + net.JoinHostPort(host, port)
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		fail("BASE_URL", "must be an absolute http(s) URL, got %q", c.BaseURL)
+	}
+
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"SANDBOX", &c.Sandbox}, {"ALLOW_PRIVATE_URLS", &c.AllowPrivateURLs}} {
+		v, err := parseBool(getenv(b.name))
+		if err != nil {
+			fail(b.name, "%v", err)
+		}
+		*b.dst = v
+	}
+
+	c.SMTPURL = getenv("SMTP_URL")
+	if c.SMTPURL != "" {
+		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
+			fail("SMTP_URL", "must look like smtp://user:pass@host:port or smtps://…, got %q", redact(c.SMTPURL))
+		}
+	}
+
+	c.StorageURL = or(getenv("STORAGE_URL"), "file://"+filepath.Join(c.DataDir, "uploads"))
+	if u, err := url.Parse(c.StorageURL); err != nil {
+		fail("STORAGE_URL", "not a URL: %v", err)
+	} else {
+		switch {
+		case u.Scheme == "file" && u.Host+u.Path != "":
+		case u.Scheme == "s3" && u.Host != "":
+		default:
+			fail("STORAGE_URL", "must be file://DIR or s3://BUCKET?endpoint=…&region=…, got %q", redact(c.StorageURL))
+		}
+	}
+
+	c.StripeSecretKey = getenv("STRIPE_SECRET_KEY")
+	c.StripeWebhookSecret = getenv("STRIPE_WEBHOOK_SECRET")
+	c.StripeAPIBase = getenv("STRIPE_API_BASE")
+	if c.StripeAPIBase != "" {
+		if u, err := url.Parse(c.StripeAPIBase); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fail("STRIPE_API_BASE", "must be an absolute http(s) URL, got %q", c.StripeAPIBase)
+		}
+	}
+	if c.StripeSecretKey != "" && !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_") {
+		fail("STRIPE_SECRET_KEY", "must start with sk_ or rk_")
+	}
+
+	secret := getenv("CRIER_SECRET")
+	switch {
+	case secret != "":
+		if len(secret) < 32 {
+			fail("CRIER_SECRET", "must be at least 32 characters (try: openssl rand -hex 32)")
+		}
+		c.Secret = []byte(secret)
+	case c.Production():
+		fail("CRIER_SECRET", "is required when CRIER_ENV=production")
+	default:
+		s, err := devSecret(c.DataDir)
+		if err != nil {
+			fail("CRIER_SECRET", "unset, and the development secret under %s could not be kept: %v", c.DataDir, err)
+		}
+		c.Secret = s
+	}
+
+	return c, errors.Join(errs...)
+}
+
+// devSecret returns the development secret kept in DataDir/secret, generating it on first use,
+// so sessions and encrypted tokens survive restarts of `make run`.
+func devSecret(dir string) ([]byte, error) {
+	path := filepath.Join(dir, "secret")
+	if b, err := os.ReadFile(path); err == nil {
+		if s := strings.TrimSpace(string(b)); len(s) >= 32 {
+			return []byte(s), nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	s := hex.EncodeToString(raw)
+	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "", "0", "false", "no", "off":
+		return false, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	}
+	return false, fmt.Errorf("must be 1 or 0 (true/false), got %q", v)
+}
+
+// redact hides a URL's password in error messages.
+func redact(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	return u.Redacted()
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,94 @@
+package config_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/config"
+)
+
+func env(t *testing.T, kv map[string]string) config.Getenv {
+	t.Helper()
+	if _, ok := kv["CRIER_DATA_DIR"]; !ok {
+		kv["CRIER_DATA_DIR"] = t.TempDir()
+	}
+	return func(k string) string { return kv[k] }
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{}))
+	require.NoError(t, err)
+	require.Equal(t, "127.0.0.1:8080", c.Addr)
+	require.Equal(t, "http://127.0.0.1:8080", c.BaseURL)
+	require.Equal(t, "development", c.Env)
+	require.False(t, c.Sandbox)
+	require.Len(t, c.Secret, 64)
+	require.Contains(t, c.StorageURL, "file://")
+}
+
+func TestDevSecretIsKeptAcrossStarts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a, err := config.Load(env(t, map[string]string{"CRIER_DATA_DIR": dir}))
+	require.NoError(t, err)
+	b, err := config.Load(env(t, map[string]string{"CRIER_DATA_DIR": dir}))
+	require.NoError(t, err)
+	require.Equal(t, a.Secret, b.Secret)
+	info, err := os.Stat(filepath.Join(dir, "secret"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+}
+
+func TestBaseURLFollowsAddr(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{"ADDR": "0.0.0.0:9000", "SANDBOX": "1", "ALLOW_PRIVATE_URLS": "true"}))
+	require.NoError(t, err)
+	require.Equal(t, "http://127.0.0.1:9000", c.BaseURL)
+	require.True(t, c.Sandbox)
+	require.True(t, c.AllowPrivateURLs)
+}
+
+// Every bad variable is reported at once, each message naming its variable.
+func TestBadConfigurationNamesTheVariable(t *testing.T) {
+	t.Parallel()
+	_, err := config.Load(env(t, map[string]string{
+		"DATABASE_URL":       "mysql://nope",
+		"ADDR":               "8080",
+		"BASE_URL":           "ftp://x",
+		"SANDBOX":            "maybe",
+		"ALLOW_PRIVATE_URLS": "2",
+		"SMTP_URL":           "http://mail",
+		"STORAGE_URL":        "gs://bucket",
+		"STRIPE_API_BASE":    "localhost:12111",
+		"STRIPE_SECRET_KEY":  "pk_test_123",
+		"CRIER_SECRET":       "short",
+		"CRIER_ENV":          "staging",
+	}))
+	require.Error(t, err)
+	for _, name := range []string{"DATABASE_URL", "ADDR", "BASE_URL", "SANDBOX", "ALLOW_PRIVATE_URLS", "SMTP_URL",
+		"STORAGE_URL", "STRIPE_API_BASE", "STRIPE_SECRET_KEY", "CRIER_SECRET", "CRIER_ENV"} {
+		require.Contains(t, err.Error(), name+":")
+	}
+}
+
+func TestProductionRequiresSecret(t *testing.T) {
+	t.Parallel()
+	_, err := config.Load(env(t, map[string]string{"CRIER_ENV": "production"}))
+	require.ErrorContains(t, err, "CRIER_SECRET: is required")
+
+	c, err := config.Load(env(t, map[string]string{"CRIER_ENV": "production", "CRIER_SECRET": "0123456789abcdef0123456789abcdef", "BASE_URL": "https://crier.example/"}))
+	require.NoError(t, err)
+	require.True(t, c.Production())
+	require.Equal(t, "https://crier.example", c.BaseURL)
+}
+
+func TestS3StorageURL(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{"STORAGE_URL": "s3://media?endpoint=http://127.0.0.1:7070&region=us-east-1"}))
+	require.NoError(t, err)
+	require.Equal(t, "s3://media?endpoint=http://127.0.0.1:7070&region=us-east-1", c.StorageURL)
+}

@@ -1,0 +1,77 @@
+// Package jobs holds River workers and periodic jobs, and builds the River client with Crier's queues.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/crier/crier/app"
+)
+
+// Queue names. Publishing and webhooks are network-bound (mostly waiting), so they get more workers
+// than CPU-bound work would; imports are long and rate-limited by the networks, so fewer.
+const (
+	QueuePublish  = "publish"
+	QueueImports  = "imports"
+	QueueWebhooks = "webhooks"
+	QueueDefault  = river.QueueDefault
+)
+
+// Queues is the worker count of each queue.
+var Queues = map[string]river.QueueConfig{
+	QueuePublish:  {MaxWorkers: 20},
+	QueueImports:  {MaxWorkers: 4},
+	QueueWebhooks: {MaxWorkers: 20},
+	QueueDefault:  {MaxWorkers: 10},
+}
+
+// Options configure the client.
+type Options struct {
+	// Work makes the client fetch and run jobs; without it, it only inserts (an API-only instance).
+	Work   bool
+	Logger *slog.Logger
+	// FetchPoll shortens the polling intervals (tests); zero keeps River's defaults.
+	FetchPoll time.Duration
+}
+
+// NewClient builds the River client with every worker and periodic job registered.
+func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Client[pgx.Tx], error) {
+	cfg := &river.Config{Logger: opts.Logger}
+	if opts.Work {
+		workers := river.NewWorkers()
+		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
+		cfg.Workers = workers
+		cfg.Queues = Queues
+		cfg.PeriodicJobs = []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
+				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+		}
+		if opts.FetchPoll > 0 {
+			cfg.FetchCooldown = opts.FetchPoll
+			cfg.FetchPollInterval = opts.FetchPoll
+		}
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: new river client: %w", err)
+	}
+	return client, nil
+}
+
+type platformStatusExpireWorker struct {
+	river.WorkerDefaults[app.PlatformStatusExpireArgs]
+	svc *app.Service
+}
+
+func (w *platformStatusExpireWorker) Work(ctx context.Context, _ *river.Job[app.PlatformStatusExpireArgs]) error {
+	_, err := w.svc.ExpirePlatformStatuses(ctx)
+	return err
+}

@@ -1,0 +1,238 @@
+// Package server is the composition root as a library: it connects PostgreSQL, migrates, builds the
+// Service, the River client and the Echo server, and runs them until shutdown. cmd/crier calls it,
+// and so do the tests (servertest), so they exercise exactly what production runs.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/riverqueue/river"
+
+	"github.com/crier/crier/api"
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/config"
+	"github.com/crier/crier/jobs"
+	"github.com/crier/crier/migrations"
+	"github.com/crier/crier/store"
+	"github.com/crier/crier/web"
+)
+
+// CSP allows only Crier's own origin; pages never use inline scripts or styles.
+const CSP = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
+// Shutdown budgets: in-flight requests, then running jobs.
+const (
+	HTTPShutdownTimeout = 15 * time.Second
+	JobShutdownTimeout  = 30 * time.Second
+)
+
+// Options choose what an instance runs (`crier serve --no-http` / `--no-workers` to scale out).
+type Options struct {
+	HTTP    bool
+	Workers bool
+	Logger  *slog.Logger
+	// Pool, when set, is used instead of connecting to cfg.DatabaseURL (tests).
+	Pool *pgxpool.Pool
+	// FetchPoll shortens River's polling (tests).
+	FetchPoll time.Duration
+}
+
+// Server is a running Crier instance's parts.
+type Server struct {
+	Config  config.Config
+	Echo    *echo.Echo
+	Service *app.Service
+	River   *river.Client[pgx.Tx]
+	Pool    *pgxpool.Pool
+	log     *slog.Logger
+	ownPool bool
+	working bool
+}
+
+// New connects, migrates and builds everything; it starts nothing.
+func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Server{Config: cfg, Pool: opts.Pool, log: log, working: opts.Workers}
+	if s.Pool == nil {
+		pool, err := store.Connect(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return nil, err
+		}
+		s.Pool, s.ownPool = pool, true
+	}
+	if err := migrations.Migrate(ctx, s.Pool); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.Service = app.New(s.Pool, log, app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox})
+	client, err := jobs.NewClient(s.Pool, s.Service, jobs.Options{Work: opts.Workers, Logger: log, FetchPoll: opts.FetchPoll})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.River = client
+	s.Service.UseJobs(client)
+	if opts.HTTP {
+		e, err := newEcho(cfg, s.Service, log)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.Echo = e
+	}
+	return s, nil
+}
+
+// Run serves HTTP on ln (when built with HTTP) and works jobs (when built with Workers) until ctx
+// ends, then shuts down gracefully: stop taking requests, let in-flight ones and running jobs finish
+// within their budgets, cancel what remains.
+func (s *Server) Run(ctx context.Context, ln net.Listener) error {
+	errc := make(chan error, 1)
+	var srv *http.Server
+	if s.Echo != nil {
+		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+		s.log.Info("serving", "addr", ln.Addr().String(), "base_url", s.Config.BaseURL)
+	}
+	if s.working {
+		if err := s.River.Start(context.WithoutCancel(ctx)); err != nil {
+			return fmt.Errorf("server: start river: %w", err)
+		}
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-errc:
+	}
+	s.log.Info("shutting down")
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), HTTPShutdownTimeout)
+		if err := srv.Shutdown(sctx); err != nil {
+			s.log.Warn("http shutdown", "err", err)
+		}
+		cancel()
+	}
+	if s.working {
+		jctx, cancel := context.WithTimeout(context.Background(), JobShutdownTimeout)
+		if err := s.River.Stop(jctx); err != nil {
+			s.log.Warn("jobs did not finish in time; cancelling them", "err", err)
+			cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_ = s.River.StopAndCancel(cctx)
+			ccancel()
+		}
+		cancel()
+	}
+	return runErr
+}
+
+// Close releases the pool if the server opened it.
+func (s *Server) Close() {
+	if s.ownPool && s.Pool != nil {
+		s.Pool.Close()
+	}
+}
+
+func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo, error) {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
+	e.Use(middleware.RequestID())
+	e.Use(requestLogger(log))
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableErrorHandler: true, // the panic becomes an error for HTTPErrorHandler, which answers 500
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			log.ErrorContext(c.Request().Context(), "panic", "err", err, "request_id", requestID(c), "stack", string(stack))
+			return err
+		},
+	}))
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
+		ContentTypeNosniff:    "nosniff",
+		XFrameOptions:         "DENY",
+		ReferrerPolicy:        "strict-origin-when-cross-origin",
+		ContentSecurityPolicy: CSP,
+		HSTSMaxAge:            hstsMaxAge(cfg),
+	}))
+	e.HTTPErrorHandler = errorHandler(log)
+
+	if err := api.Register(e, svc, log); err != nil {
+		return nil, err
+	}
+	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
+	return e, nil
+}
+
+func hstsMaxAge(cfg config.Config) int {
+	if strings.HasPrefix(cfg.BaseURL, "https://") {
+		return 31536000
+	}
+	return 0
+}
+
+func requestID(c echo.Context) string { return c.Response().Header().Get(echo.HeaderXRequestID) }
+
+// errorHandler answers every error once: the error body under /api, an HTML page elsewhere.
+func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		path := c.Request().URL.Path
+		if path == "/api" || strings.HasPrefix(path, "/api/") {
+			api.WriteError(c, err, log)
+			return
+		}
+		status, body := api.Body(err, requestID(c))
+		if status >= 500 {
+			log.ErrorContext(c.Request().Context(), "page error", "err", err, "path", path, "request_id", requestID(c))
+		}
+		if err := web.ErrorPage(c, status, body.Message, requestID(c)); err != nil {
+			log.ErrorContext(c.Request().Context(), "render error page", "err", err)
+		}
+	}
+}
+
+// requestLogger writes one structured line per request.
+func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true, LogError: true, HandleError: true,
+		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			log.LogAttrs(c.Request().Context(), level, "request",
+				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("request_id", v.RequestID))
+			return nil
+		},
+	})
+}
+
+// Version is the module version, for logs.
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return "devel"
+}

@@ -1,0 +1,76 @@
+// Package servertest starts the whole Crier server in-process, on a fresh migrated database and a
+// random port, for API and e2e tests: the same wiring as `crier serve`, River workers included.
+package servertest
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/crier/crier/config"
+	"github.com/crier/crier/server"
+	"github.com/crier/crier/store/storetest"
+)
+
+// Server is a running test server.
+type Server struct {
+	*server.Server
+	URL string // base URL, e.g. http://127.0.0.1:41234
+}
+
+// Options tune the test server.
+type Options struct {
+	// Env adds or overrides environment variables of the configuration.
+	Env map[string]string
+}
+
+// Start runs a server until the test ends.
+func Start(t testing.TB, opts ...Options) *Server {
+	t.Helper()
+	pool, dbURL := storetest.NewDB(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("servertest: listen: %v", err)
+	}
+	base := "http://" + ln.Addr().String()
+	env := map[string]string{
+		"DATABASE_URL":       dbURL,
+		"ADDR":               ln.Addr().String(),
+		"BASE_URL":           base,
+		"CRIER_DATA_DIR":     t.TempDir(),
+		"SANDBOX":            "1",
+		"ALLOW_PRIVATE_URLS": "1",
+	}
+	for _, o := range opts {
+		for k, v := range o.Env {
+			env[k] = v
+		}
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatalf("servertest: config: %v", err)
+	}
+	level := slog.LevelWarn
+	if os.Getenv("CRIER_TEST_LOG") != "" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: true, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
+	if err != nil {
+		cancel()
+		t.Fatalf("servertest: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("servertest: run: %v", err)
+		}
+	})
+	return &Server{Server: srv, URL: base}
+}
