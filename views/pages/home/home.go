@@ -1,0 +1,109 @@
+// Package home is the dashboard home: welcome, the "Get started" checklist, post counts and the
+// status of the 15 networks.
+package home
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+
+	"github.com/crier/crier/views/components"
+)
+
+// Step is one item of the "Get started" checklist.
+type Step struct {
+	ID    string // data-testid="step-<ID>"
+	Title string
+	Text  string
+	Href  templ.SafeURL
+	Icon  string
+	Done  bool
+}
+
+// Network is one row of the network status card.
+type Network struct {
+	Code   string // wire value, e.g. "TWITTER"
+	Name   string // display name, e.g. "X"
+	Label  string // status in words, e.g. "Operational"
+	Tone   components.Tone
+	Note   string
+	Until  time.Time // end of an announced window; zero: none
+	Status string    // wire value, e.g. "operational"
+}
+
+// Stats are the organization's post counts.
+type Stats struct {
+	Scheduled int
+	Published int
+	Failed    int
+}
+
+// Health is Crier's own status line.
+type Health struct {
+	Label     string
+	Tone      components.Tone
+	Note      string
+	CheckedAt time.Time
+}
+
+// Data is everything the home page shows.
+type Data struct {
+	Steps      []Step
+	Health     Health
+	Networks   []Network
+	Stats      Stats
+	ComposeURL templ.SafeURL
+	DocsURL    templ.SafeURL
+}
+
+// Done counts the finished steps.
+func (d Data) Done() int {
+	n := 0
+	for _, s := range d.Steps {
+		if s.Done {
+			n++
+		}
+	}
+	return n
+}
+
+var monograms = map[string]string{
+	"TIKTOK": "TT", "YOUTUBE": "YT", "INSTAGRAM": "IG", "FACEBOOK": "FB", "TWITTER": "X",
+	"THREADS": "TH", "LINKEDIN": "IN", "PINTEREST": "PI", "REDDIT": "RD", "MASTODON": "MA",
+	"DISCORD": "DC", "SLACK": "SL", "BLUESKY": "BS", "GOOGLE_BUSINESS": "GB", "SNAPCHAT": "SC",
+}
+
+// monogram is the network's two-letter tile (brand logos are trademarks; letters are enough).
+func monogram(n Network) string {
+	if m, ok := monograms[n.Code]; ok {
+		return m
+	}
+	return strings.ToUpper(n.Name[:min(2, len(n.Name))])
+}
+
+// showNote hides the note of a network without issues: "No known issues" fifteen times is noise.
+func showNote(n Network) bool {
+	return n.Note != "" && (n.Status != "operational" || !n.Until.IsZero())
+}
+
+func note(n Network) string {
+	if n.Until.IsZero() {
+		return n.Note
+	}
+	return n.Note + " · until " + n.Until.UTC().Format("Jan 2, 15:04") + " UTC"
+}
+
+func count(n int) string { return strconv.Itoa(n) }
+
+func stepsText(d Data) string {
+	return strconv.Itoa(d.Done()) + " of " + strconv.Itoa(len(d.Steps)) + " done"
+}
+
+func checked(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return "Checked " + t.UTC().Format("15:04") + " UTC"
+}

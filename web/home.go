@@ -1,0 +1,85 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
+	"github.com/crier/crier/views/pages/home"
+)
+
+// home serves GET /: the dashboard home with the networks' status from the Service.
+func (h *Handler) home(c echo.Context) error {
+	health, err := h.svc.Health(c.Request().Context())
+	if err != nil {
+		return fmt.Errorf("web: home: %w", err)
+	}
+	d := homeData(health, home.Stats{}) // post counts land with publishing; zero until then
+	return render(c, http.StatusOK, home.Page(h.shell(c, areaHome, "Home"), d), home.Content(d))
+}
+
+// homeData turns the Service's records into the home page's values.
+func homeData(health *app.Health, stats home.Stats) home.Data {
+	d := home.Data{
+		Steps: []home.Step{
+			{ID: "connect", Title: "Connect an account", Text: "Link a social account to a team, on any of the 15 networks.", Href: areaURL(areaTeams), Icon: "plug"},
+			{ID: "upload", Title: "Upload media", Text: "Add the images and videos you are going to post.", Href: areaURL(areaMedia), Icon: "upload"},
+			{ID: "compose", Title: "Compose your first post", Text: "Write it once, tailor it per network, publish or schedule it.", Href: areaURL(areaComposer), Icon: "composer"},
+			{ID: "api-key", Title: "Create an API key", Text: "Drive Crier from your own code through the JSON API.", Href: areaURL(areaSettings), Icon: "key"},
+		},
+		Health: home.Health{
+			Label:     statusLabel(health.Status),
+			Tone:      statusTone(health.Status),
+			Note:      health.Note,
+			CheckedAt: health.CreatedAt,
+		},
+		Stats:      stats,
+		ComposeURL: areaURL(areaComposer),
+		DocsURL:    templ.SafeURL(pathDocs),
+	}
+	for _, n := range app.Networks {
+		p, ok := health.Platforms[n]
+		if !ok {
+			p = app.PlatformStatus{Status: "unknown", Note: "No status reported"}
+		}
+		row := home.Network{
+			Code: string(n), Name: n.DisplayName(), Status: p.Status,
+			Label: statusLabel(p.Status), Tone: statusTone(p.Status), Note: p.Note,
+		}
+		if p.Until != nil {
+			row.Until = *p.Until
+		}
+		d.Networks = append(d.Networks, row)
+	}
+	return d
+}
+
+func areaURL(id string) templ.SafeURL { return templ.SafeURL(areaByID(id).Path) }
+
+// statusTone colors a Health status (Crier's or a network's).
+func statusTone(status string) components.Tone {
+	switch status {
+	case app.StatusOperational:
+		return components.ToneSuccess
+	case app.StatusDegraded:
+		return components.ToneWarning
+	case app.StatusOutage:
+		return components.ToneDanger
+	case app.StatusMaintenance:
+		return components.ToneInfo
+	}
+	return components.ToneNeutral
+}
+
+// statusLabel says a Health status in words ("Operational").
+func statusLabel(status string) string {
+	if status == "" {
+		return "Unknown"
+	}
+	return strings.ToUpper(status[:1]) + status[1:]
+}

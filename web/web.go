@@ -1,0 +1,75 @@
+// Package web serves the dashboard: HTML pages rendered from templ components (views), htmx
+// fragments, the embedded assets (static) and the API reference page. Handlers are thin: bind,
+// call one Service method, render.
+//
+// Sessions (gorilla/sessions cookies) and CSRF protection (echo's middleware) are attached to the
+// dashboard routes only: /api/v1 authenticates on its own.
+package web
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo-contrib/session"
+	"github.com/labstack/echo/v4"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/layout"
+)
+
+// healthReader is what the home page needs from the Service; *app.Service satisfies it, and tests
+// pass a fake. Areas add their methods here as they land.
+type healthReader interface {
+	Health(ctx context.Context) (*app.Health, error)
+}
+
+// Deps are the dashboard's dependencies.
+type Deps struct {
+	Service    healthReader // *app.Service
+	Secret     []byte       // keys the session cookie (see NewSessionStore)
+	Production bool         // Secure cookies
+	Logger     *slog.Logger
+}
+
+// Handler serves the dashboard.
+type Handler struct {
+	svc      healthReader
+	log      *slog.Logger
+	sessions sessions.Store
+	csrf     echo.MiddlewareFunc
+	nav      []layout.NavGroup
+}
+
+// New builds the dashboard handler. Deps.Secret must not be empty.
+func New(d Deps) *Handler {
+	if len(d.Secret) == 0 {
+		panic("web: Deps.Secret is required")
+	}
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Handler{
+		svc:      d.Service,
+		log:      log,
+		sessions: NewSessionStore(d.Secret, d.Production),
+		csrf:     csrfMiddleware(d.Production),
+		nav:      navigation(),
+	}
+}
+
+// Register mounts the dashboard on e: GET / (home), GET /docs (API reference), GET /static/*
+// (embedded assets) and one GET route per area. Route names are the constants of routes.go.
+func (h *Handler) Register(e *echo.Echo) {
+	// Dashboard pages: session, then CSRF (its token is rendered into forms and hx-headers).
+	page := []echo.MiddlewareFunc{session.Middleware(h.sessions), h.csrf}
+
+	e.GET(pathHome, h.home, page...).Name = routeHome
+	for _, a := range areas {
+		e.GET(a.Path, h.showArea(a), page...).Name = a.ID
+	}
+	// The API reference and the assets are public and stateless: no session, no CSRF cookie.
+	e.GET(pathDocs, h.docs).Name = routeDocs
+	e.GET(pathStatic+"*", serveStatic).Name = routeStatic
+}

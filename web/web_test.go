@@ -1,0 +1,366 @@
+package web_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/web"
+)
+
+// strictCSP stands in for the server's CSP, which /docs must override.
+const strictCSP = "default-src 'self'"
+
+// fakeHealth is the Service as the home page sees it.
+type fakeHealth struct {
+	health *app.Health
+	err    error
+}
+
+func (f fakeHealth) Health(context.Context) (*app.Health, error) { return f.health, f.err }
+
+func operational() *app.Health {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	h := &app.Health{Status: app.StatusOperational, CreatedAt: now, Note: "All systems operational", Platforms: map[app.Network]app.PlatformStatus{}}
+	for _, n := range app.Networks {
+		h.Platforms[n] = app.PlatformStatus{Status: app.StatusOperational, Note: "No known issues"}
+	}
+	return h
+}
+
+type testBundle struct {
+	e *echo.Echo
+}
+
+// setup mounts the dashboard on an Echo configured like the server: request ids, a strict CSP,
+// and an error handler that renders ErrorPage.
+func setup(t *testing.T, svc fakeHealth) *testBundle {
+	t.Helper()
+	if svc.health == nil && svc.err == nil {
+		svc.health = operational()
+	}
+	e := echo.New()
+	e.Use(middleware.RequestID())
+	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{ContentSecurityPolicy: strictCSP}))
+	e.HTTPErrorHandler = func(err error, c echo.Context) {
+		status := http.StatusInternalServerError
+		message := "Internal Server Error"
+		var he *echo.HTTPError
+		if errors.As(err, &he) {
+			status = he.Code
+			message = http.StatusText(status)
+		}
+		require.NoError(t, web.ErrorPage(c, status, message, c.Response().Header().Get(echo.HeaderXRequestID)))
+	}
+	web.New(web.Deps{Service: svc, Secret: []byte("0123456789abcdef0123456789abcdef"), Logger: slog.New(slog.DiscardHandler)}).Register(e)
+	return &testBundle{e: e}
+}
+
+func (b *testBundle) get(t *testing.T, path string, header ...string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodGet, path, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	b.e.ServeHTTP(rec, req)
+	return rec
+}
+
+func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
+	t.Helper()
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(rec.Body.String()))
+	require.NoError(t, err)
+	return doc
+}
+
+var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automations", "bio", "media", "webhooks", "billing", "settings", "docs"}
+
+var areaPaths = map[string]string{
+	"teams": "/teams", "composer": "/composer", "calendar": "/calendar", "inbox": "/inbox",
+	"automations": "/automations", "bio": "/bio", "media": "/media", "webhooks": "/webhooks",
+	"billing": "/billing", "settings": "/settings",
+}
+
+func TestHomeRendersLayout(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	rec := b.get(t, "/")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "text/html; charset=UTF-8", rec.Header().Get("Content-Type"))
+	doc := parse(t, rec)
+
+	require.Equal(t, "en", doc.Find("html").AttrOr("lang", ""))
+	require.Equal(t, "Home · Crier", doc.Find("title").Text())
+	require.Equal(t, `{"includeIndicatorStyles":false}`, doc.Find(`meta[name="htmx-config"]`).AttrOr("content", ""))
+	require.Equal(t, 1, doc.Find(`link[rel="icon"]`).Length())
+	require.Equal(t, 1, doc.Find(`a.skip-link[href="#main"]`).Length())
+	require.Equal(t, 1, doc.Find("nav[aria-label]").Length())
+	require.Equal(t, 1, doc.Find("header.topbar").Length())
+	require.Equal(t, 1, doc.Find("main#main").Length())
+	require.Equal(t, 1, doc.Find("h1").Length())
+	for _, id := range navIDs {
+		link := doc.Find(`nav [data-testid="nav-` + id + `"]`)
+		require.Equal(t, 1, link.Length(), id)
+		require.NotEmpty(t, link.AttrOr("href", ""), id)
+	}
+	require.Equal(t, "page", doc.Find(`[data-testid="nav-home"]`).AttrOr("aria-current", ""))
+	require.Equal(t, 1, doc.Find(`[aria-current="page"]`).Length())
+
+	// No inline scripts or styles: the CSP forbids them.
+	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+		require.NotEmpty(t, s.AttrOr("src", ""))
+		require.Empty(t, strings.TrimSpace(s.Text()))
+	})
+	require.Equal(t, 0, doc.Find("style, [style]").Length())
+
+	// Every htmx request carries the CSRF token, which the CSRF cookie holds.
+	var csrfCookie *http.Cookie
+	for _, ck := range rec.Result().Cookies() {
+		if ck.Name == "_csrf" {
+			csrfCookie = ck
+		}
+	}
+	require.NotNil(t, csrfCookie)
+	require.True(t, csrfCookie.HttpOnly)
+	require.Equal(t, http.SameSiteLaxMode, csrfCookie.SameSite)
+	require.Equal(t, `{"X-CSRF-Token":"`+csrfCookie.Value+`"}`, doc.Find("body").AttrOr("hx-headers", ""))
+}
+
+func TestHomeShowsChecklistStatsAndNetworks(t *testing.T) {
+	t.Parallel()
+	health := operational()
+	until := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	health.Status = app.StatusDegraded
+	health.Note = "Crier is operational; some networks report issues: X (outage)"
+	health.Platforms[app.Twitter] = app.PlatformStatus{Status: app.StatusOutage, Note: "Posting fails"}
+	health.Platforms[app.Reddit] = app.PlatformStatus{Status: app.StatusMaintenance, Note: "Planned maintenance", Until: &until}
+	b := setup(t, fakeHealth{health: health})
+
+	doc := parse(t, b.get(t, "/"))
+
+	steps := map[string]string{"connect": "/teams", "upload": "/media", "compose": "/composer", "api-key": "/settings"}
+	for id, href := range steps {
+		require.Equal(t, href, doc.Find(`[data-testid="step-`+id+`"] a`).AttrOr("href", ""), id)
+	}
+	require.Equal(t, "0", doc.Find(`[data-testid="progress"] progress`).AttrOr("value", ""))
+	require.Equal(t, "4", doc.Find(`[data-testid="progress"] progress`).AttrOr("max", ""))
+	for _, id := range []string{"stat-scheduled", "stat-published", "stat-failed"} {
+		require.Equal(t, "0", doc.Find(`[data-testid="`+id+`-value"]`).Text(), id)
+	}
+
+	rows := doc.Find(`[data-testid="network-status"] li[data-testid^="network-"]`)
+	require.Equal(t, len(app.Networks), rows.Length())
+	rows.Each(func(i int, s *goquery.Selection) {
+		require.Equal(t, "network-"+string(app.Networks[i]), s.AttrOr("data-testid", ""))
+	})
+	x := doc.Find(`[data-testid="network-TWITTER"]`)
+	require.Contains(t, x.Text(), "X")
+	require.Equal(t, "danger", x.Find(`[data-testid="status-pill"]`).AttrOr("data-tone", ""))
+	require.Equal(t, "Outage", x.Find(`[data-testid="status-pill"]`).Text())
+	reddit := doc.Find(`[data-testid="network-REDDIT"]`)
+	require.Equal(t, "Maintenance", reddit.Find(`[data-testid="status-pill"]`).Text())
+	require.Contains(t, reddit.Text(), "until Nov 22, 14:00 UTC")
+	require.Equal(t, "Operational", doc.Find(`[data-testid="network-TIKTOK"] [data-testid="status-pill"]`).Text())
+	require.Contains(t, doc.Find(`[data-testid="network-status"]`).Text(), health.Note)
+}
+
+func TestHomeHealthErrorIsServerErrorPage(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{err: errors.New("database down")})
+
+	rec := b.get(t, "/")
+	require.Equal(t, http.StatusInternalServerError, rec.Code)
+	doc := parse(t, rec)
+	require.Equal(t, 1, doc.Find(`[data-testid="server-error"]`).Length())
+	require.Equal(t, rec.Header().Get(echo.HeaderXRequestID), doc.Find(`[data-testid="request-id"] code`).Text())
+	require.NotContains(t, rec.Body.String(), "database down")
+}
+
+func TestAreaPages(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	for id, path := range areaPaths {
+		rec := b.get(t, path)
+		require.Equal(t, http.StatusOK, rec.Code, path)
+		doc := parse(t, rec)
+		require.Equal(t, "page", doc.Find(`[data-testid="nav-`+id+`"]`).AttrOr("aria-current", ""), path)
+		require.Equal(t, 1, doc.Find(`[aria-current="page"]`).Length(), path)
+		require.Equal(t, 1, doc.Find(`[data-testid="area-`+id+`"]`).Length(), path)
+		require.Contains(t, doc.Find(`[data-testid="empty-state"] h2`).Text(), "Coming in a later release", path)
+		require.Positive(t, doc.Find(`[data-testid="area-plans"] li`).Length(), path)
+		require.Equal(t, "/", doc.Find(`[data-testid="empty-state-action"]`).AttrOr("href", ""), path)
+		// Headings in order: one h1, then h2.
+		require.Equal(t, 1, doc.Find("h1").Length(), path)
+	}
+}
+
+func TestFragmentForHTMXRequests(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	rec := b.get(t, "/teams", "HX-Request", "true")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "text/html; charset=UTF-8", rec.Header().Get("Content-Type"))
+	require.Contains(t, rec.Header().Values("Vary"), "HX-Request")
+	body := rec.Body.String()
+	require.NotContains(t, body, "<html")
+	require.NotContains(t, body, "<nav")
+	require.Contains(t, body, `data-testid="area-teams"`)
+
+	home := b.get(t, "/", "HX-Request", "true")
+	require.NotContains(t, home.Body.String(), "<html")
+	require.Contains(t, home.Body.String(), `data-testid="network-status"`)
+
+	// Boosted requests swap the whole body: they get the full page.
+	boosted := b.get(t, "/teams", "HX-Request", "true", "HX-Boosted", "true")
+	require.Contains(t, boosted.Body.String(), "<html")
+}
+
+func TestNotFoundPage(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	rec := b.get(t, "/no/such/page")
+	require.Equal(t, http.StatusNotFound, rec.Code)
+	require.Equal(t, "text/html; charset=UTF-8", rec.Header().Get("Content-Type"))
+	doc := parse(t, rec)
+	require.Equal(t, "en", doc.Find("html").AttrOr("lang", ""))
+	require.Equal(t, 1, doc.Find(`[data-testid="not-found"]`).Length())
+	require.Equal(t, "/", doc.Find(`[data-testid="home-link"]`).AttrOr("href", ""))
+	require.Equal(t, 1, doc.Find("main h1").Length())
+	require.Equal(t, 0, doc.Find(`[data-testid="request-id"]`).Length())
+}
+
+func TestErrorPageByStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		status  int
+		testID  string
+		text    string
+		showsID bool
+	}{
+		{http.StatusNotFound, "not-found", "Page not found", false},
+		{http.StatusInternalServerError, "server-error", "Something went wrong", true},
+		{http.StatusBadGateway, "server-error", "Something went wrong", true},
+		{http.StatusForbidden, "error", "invalid csrf token", true},
+	} {
+		t.Run(http.StatusText(tc.status), func(t *testing.T) {
+			t.Parallel()
+			e := echo.New()
+			rec := httptest.NewRecorder()
+			c := e.NewContext(httptest.NewRequest(http.MethodGet, "/x", nil), rec)
+			require.NoError(t, web.ErrorPage(c, tc.status, "invalid csrf token", "req-123"))
+			require.Equal(t, tc.status, rec.Code)
+			doc := parse(t, rec)
+			panel := doc.Find(`[data-testid="` + tc.testID + `"]`)
+			require.Equal(t, 1, panel.Length())
+			require.Contains(t, panel.Text(), tc.text)
+			require.Equal(t, tc.showsID, strings.Contains(rec.Body.String(), "req-123"))
+			require.Equal(t, "/", doc.Find(`[data-testid="home-link"]`).AttrOr("href", ""))
+		})
+	}
+}
+
+func TestDocsPage(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	rec := b.get(t, "/docs")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, web.DocsCSP, rec.Header().Get("Content-Security-Policy"))
+	require.Len(t, rec.Header().Values("Content-Security-Policy"), 1)
+	doc := parse(t, rec)
+	require.Equal(t, web.OpenAPIPath, doc.Find("#redoc").AttrOr("data-spec-url", ""))
+
+	var srcs []string
+	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+		src := s.AttrOr("src", "")
+		require.NotEmpty(t, src, "inline script")
+		require.Empty(t, strings.TrimSpace(s.Text()))
+		srcs = append(srcs, src[:strings.Index(src+"?", "?")])
+	})
+	require.Contains(t, srcs, "/static/vendor/redoc.standalone.js")
+	require.Contains(t, srcs, "/static/js/docs.js")
+	require.Less(t, indexOf(srcs, "/static/vendor/redoc.standalone.js"), indexOf(srcs, "/static/js/docs.js"))
+
+	// Every script the page loads is served.
+	for _, src := range srcs {
+		res := b.get(t, src)
+		require.Equal(t, http.StatusOK, res.Code, src)
+	}
+	// The strict CSP stays on dashboard pages.
+	require.Equal(t, strictCSP, b.get(t, "/").Header().Get("Content-Security-Policy"))
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestStaticAssets(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	rec := b.get(t, "/static/js/htmx.min.js")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "text/javascript; charset=utf-8", rec.Header().Get("Content-Type"))
+	require.Equal(t, web.StaticCacheControl, rec.Header().Get("Cache-Control"))
+	require.Equal(t, "public, max-age=3600", rec.Header().Get("Cache-Control"))
+	require.True(t, strings.HasPrefix(rec.Body.String(), "var htmx="))
+	require.Contains(t, rec.Body.String(), `version:"2.0.11"`)
+	etag := rec.Header().Get("ETag")
+	require.NotEmpty(t, etag)
+	require.Equal(t, http.StatusNotModified, b.get(t, "/static/js/htmx.min.js", "If-None-Match", etag).Code)
+
+	for path, ctype := range map[string]string{
+		"/static/css/app.css":                "text/css; charset=utf-8",
+		"/static/img/favicon.svg":            "image/svg+xml",
+		"/static/js/app.js":                  "text/javascript; charset=utf-8",
+		"/static/vendor/redoc.standalone.js": "text/javascript; charset=utf-8",
+	} {
+		res := b.get(t, path)
+		require.Equal(t, http.StatusOK, res.Code, path)
+		require.Equal(t, ctype, res.Header().Get("Content-Type"), path)
+	}
+	for _, path := range []string{"/static/", "/static/js", "/static/js/", "/static/nope.js", "/static/../web.go", "/static/static.go"} {
+		require.Equal(t, http.StatusNotFound, b.get(t, path).Code, path)
+	}
+}
+
+func TestPageAssetsAreServed(t *testing.T) {
+	t.Parallel()
+	b := setup(t, fakeHealth{})
+
+	doc := parse(t, b.get(t, "/"))
+	var urls []string
+	doc.Find(`link[href^="/static/"]`).Each(func(_ int, s *goquery.Selection) { urls = append(urls, s.AttrOr("href", "")) })
+	doc.Find(`script[src]`).Each(func(_ int, s *goquery.Selection) { urls = append(urls, s.AttrOr("src", "")) })
+	require.Len(t, urls, 4) // favicon, css, app.js, htmx
+	for _, u := range urls {
+		require.Contains(t, u, "?v=")
+		res := b.get(t, u)
+		require.Equal(t, http.StatusOK, res.Code, u)
+		body, err := io.ReadAll(res.Body)
+		require.NoError(t, err)
+		require.NotEmpty(t, body, u)
+	}
+}
