@@ -28,8 +28,12 @@ var Contract []byte
 // Prefix is the path prefix of every API route.
 const Prefix = "/api/v1"
 
-// jsonBodyLimit caps request bodies of JSON operations; multipart uploads set their own limits.
-const jsonBodyLimit = "10M"
+// Request body caps. kin-openapi reads a body into memory to validate it, so multipart operations
+// get a cap too; the uploads capability streams large files through signed URLs instead.
+const (
+	jsonBodyLimit      = "10M"
+	multipartBodyLimit = "256M"
+)
 
 // LoadContract parses and checks the embedded contract.
 func LoadContract() (*openapi3.T, error) {
@@ -105,7 +109,10 @@ type guard struct {
 	validator *Validator
 }
 
-var limitJSON = middleware.BodyLimit(jsonBodyLimit)
+var (
+	limitJSON      = middleware.BodyLimit(jsonBodyLimit)
+	limitMultipart = middleware.BodyLimit(multipartBodyLimit)
+)
 
 func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -133,7 +140,7 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		if op.multipart {
-			return handle(c)
+			return limitMultipart(handle)(c)
 		}
 		return limitJSON(handle)(c)
 	}

@@ -1,0 +1,39 @@
+package e2e
+
+import (
+	"testing"
+
+	"github.com/playwright-community/playwright-go"
+	"github.com/stretchr/testify/require"
+)
+
+// The dashboard home renders with the network status, and the navigation reaches each area.
+func TestDashboardShellJourney(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	_, err := b.page.Goto("/")
+	require.NoError(t, err)
+
+	expect := playwright.NewPlaywrightAssertions()
+	require.NoError(t, expect.Locator(b.page.Locator("h1")).ToHaveText("Welcome to Crier"))
+	require.NoError(t, expect.Locator(b.page.GetByTestId("nav-home")).ToHaveAttribute("aria-current", "page"))
+	require.NoError(t, expect.Locator(b.page.GetByText("TikTok")).ToBeVisible())
+	b.screenshot(t, "dashboard-home")
+
+	for _, nav := range []struct{ id, path, title string }{
+		{"teams", "/teams", "Teams"}, {"composer", "/composer", "Composer"}, {"calendar", "/calendar", "Calendar"},
+		{"media", "/media", "Media"}, {"webhooks", "/webhooks", "Webhooks"}, {"settings", "/settings", "Settings"},
+	} {
+		require.NoError(t, b.page.GetByTestId("nav-"+nav.id).Click())
+		require.NoError(t, b.page.WaitForURL(b.srv.URL+nav.path))
+		require.NoError(t, expect.Locator(b.page.Locator("h1")).ToHaveText(nav.title))
+		require.NoError(t, expect.Locator(b.page.GetByTestId("nav-"+nav.id)).ToHaveAttribute("aria-current", "page"))
+	}
+	b.screenshot(t, "dashboard-settings")
+
+	// The API reference renders the contract.
+	_, err = b.page.Goto("/docs")
+	require.NoError(t, err)
+	require.NoError(t, expect.Locator(b.page.GetByText("Crier API").First()).ToBeVisible(playwright.LocatorAssertionsToBeVisibleOptions{Timeout: playwright.Float(60000)}))
+	b.screenshot(t, "docs")
+}
