@@ -77,11 +77,14 @@ func setup(t *testing.T) *bundle {
 	return &bundle{srv: srv, page: page}
 }
 
-func (b *bundle) screenshot(t *testing.T, name string) {
+// screenshot saves the page (the whole page for short ones; the viewport when viewportOnly, e.g.
+// for /docs whose full height is tens of thousands of pixels).
+func (b *bundle) screenshot(t *testing.T, name string, viewportOnly ...bool) {
 	t.Helper()
+	full := len(viewportOnly) == 0 || !viewportOnly[0]
 	dir := filepath.Join(repoRoot(), "e2e", "screenshots")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
-	_, err := b.page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(filepath.Join(dir, name+".png")), FullPage: playwright.Bool(true)})
+	_, err := b.page.Screenshot(playwright.PageScreenshotOptions{Path: playwright.String(filepath.Join(dir, name+".png")), FullPage: playwright.Bool(full)})
 	require.NoError(t, err)
 }
 

@@ -35,5 +35,5 @@ func TestDashboardShellJourney(t *testing.T) {
 	_, err = b.page.Goto("/docs")
 	require.NoError(t, err)
 	require.NoError(t, expect.Locator(b.page.GetByText("Crier API").First()).ToBeVisible(playwright.LocatorAssertionsToBeVisibleOptions{Timeout: playwright.Float(60000)}))
-	b.screenshot(t, "docs")
+	b.screenshot(t, "docs", true)
 }
