@@ -5,8 +5,8 @@
 package api
 
 import (
-	_ "embed"
 	"context"
+	_ "embed"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -197,4 +197,3 @@ func (r routerWith) TRACE(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc
 func notImplemented(route string) error {
 	return app.Errorf(app.ENotImplemented, "%s is not implemented yet", route)
 }
-
