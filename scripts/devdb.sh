@@ -2,12 +2,13 @@
 # Prints a DATABASE_URL for `make run`, in this order: $DATABASE_URL if set; the server at
 # 127.0.0.1:5432 if it answers; a private cluster from the installed PostgreSQL binaries; PostgreSQL
 # installed with apt where that is possible; otherwise a message saying what to do.
+# DEVDB_PRIVATE=1 skips the server at 5432 (to use or test the private cluster).
 set -euo pipefail
 say() { echo "devdb: $*" >&2; }
 
 if [ -n "${DATABASE_URL:-}" ]; then echo "$DATABASE_URL"; exit 0; fi
 
-if (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then
+if [ -z "${DEVDB_PRIVATE:-}" ] && (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; then
   echo "postgres://postgres@127.0.0.1:5432/crier?sslmode=disable"; exit 0
 fi
 

@@ -156,6 +156,7 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
+	e.Pre(headAsGet)
 	e.Use(middleware.RequestID())
 	e.Use(requestLogger(log))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -179,6 +180,16 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}
 	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
 	return e, nil
+}
+
+// headAsGet answers HEAD like GET (monitors use it); net/http drops the body of a HEAD response.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Request().Method == http.MethodHead {
+			c.Request().Method = http.MethodGet
+		}
+		return next(c)
+	}
 }
 
 func hstsMaxAge(cfg config.Config) int {
