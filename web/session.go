@@ -1,52 +1,27 @@
 package web
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"net/http"
 
 	"github.com/gorilla/sessions"
-	"github.com/labstack/echo-contrib/session"
+	echosession "github.com/labstack/echo-contrib/session"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/views/components"
+	"github.com/crier/crier/web/session"
 )
 
 // SessionCookie is the name of the dashboard's session cookie.
-const SessionCookie = "crier_session"
+const SessionCookie = session.Cookie
 
 // SessionMaxAge is how long a session cookie lives, in seconds (30 days).
-const SessionMaxAge = 30 * 24 * 60 * 60
+const SessionMaxAge = session.MaxAge
 
-// Labels of the keys derived from the secret. Changing one logs everybody out.
-const (
-	sessionHashLabel       = "crier/web/session/hash/v1"
-	sessionEncryptionLabel = "crier/web/session/encryption/v1"
-)
-
-// deriveKey returns HMAC-SHA256(secret, label): independent 32-byte keys from one secret.
-func deriveKey(secret []byte, label string) []byte {
-	m := hmac.New(sha256.New, secret)
-	m.Write([]byte(label))
-	return m.Sum(nil)
-}
-
-// NewSessionStore is the dashboard's cookie store: authenticated (HMAC-SHA256) and encrypted
-// (AES-256) with keys derived from secret; the cookie is HttpOnly, SameSite=Lax, Path=/ and
-// Secure in production. Whoever else must read the dashboard session (the API accepts it) builds
-// its store with this function and the same secret.
+// NewSessionStore is the dashboard's cookie store (see package web/session); whoever else reads
+// the dashboard session (the API accepts it) builds its store with the same secret.
 func NewSessionStore(secret []byte, production bool) *sessions.CookieStore {
-	s := sessions.NewCookieStore(deriveKey(secret, sessionHashLabel), deriveKey(secret, sessionEncryptionLabel))
-	s.Options = &sessions.Options{
-		Path:     "/",
-		MaxAge:   SessionMaxAge,
-		HttpOnly: true,
-		Secure:   production,
-		SameSite: http.SameSiteLaxMode,
-	}
-	s.MaxAge(SessionMaxAge) // also bounds the codecs' timestamp check
-	return s
+	return session.NewStore(secret, production)
 }
 
 // csrfContextKey is where echo's CSRF middleware leaves the token (read only through csrfToken).
@@ -65,7 +40,7 @@ func csrfMiddleware(production bool) echo.MiddlewareFunc {
 	return middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "header:" + echo.HeaderXCSRFToken + ",form:_csrf",
 		ContextKey:     csrfContextKey,
-		CookieName:     "_csrf",
+		CookieName:     session.CSRFCookie,
 		CookiePath:     "/",
 		CookieSameSite: http.SameSiteLaxMode,
 		CookieHTTPOnly: true,
@@ -84,7 +59,7 @@ var flashKinds = []components.FlashKind{components.FlashError, components.FlashW
 
 // addFlash queues a one-time message for the next page of this session.
 func addFlash(c echo.Context, kind components.FlashKind, text string) error {
-	sess, err := session.Get(SessionCookie, c)
+	sess, err := echosession.Get(SessionCookie, c)
 	if err != nil {
 		return err
 	}
@@ -95,7 +70,7 @@ func addFlash(c echo.Context, kind components.FlashKind, text string) error {
 // takeFlashes removes and returns the session's flash messages. It must run before the response
 // status is written, since it may set the cookie. Outside the session middleware it returns nil.
 func (h *Handler) takeFlashes(c echo.Context) []components.Flash {
-	sess, err := session.Get(SessionCookie, c)
+	sess, err := echosession.Get(SessionCookie, c)
 	if err != nil {
 		// No session middleware on this route, or a cookie that no longer decodes (e.g. the secret
 		// changed): the latter yields a fresh session as well, which we use.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labstack/echo-contrib/session"
+	echosession "github.com/labstack/echo-contrib/session"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/stretchr/testify/require"
@@ -41,7 +41,7 @@ func setupSession(t *testing.T, production bool) *sessionBundle {
 			return err
 		}
 		return c.Redirect(http.StatusSeeOther, pathHome)
-	}, session.Middleware(h.sessions), h.csrf)
+	}, echosession.Middleware(h.sessions), h.csrf)
 	return &sessionBundle{e: e, h: h}
 }
 
@@ -68,14 +68,6 @@ func postForm(form url.Values) *http.Request {
 	req := httptest.NewRequest(http.MethodPost, "/test/flash", strings.NewReader(form.Encode()))
 	req.Header.Set(echo.HeaderContentType, echo.MIMEApplicationForm)
 	return req
-}
-
-func TestDeriveKeyIsPerLabel(t *testing.T) {
-	t.Parallel()
-	secret := []byte("secret")
-	require.Len(t, deriveKey(secret, sessionHashLabel), 32)
-	require.NotEqual(t, deriveKey(secret, sessionHashLabel), deriveKey(secret, sessionEncryptionLabel))
-	require.NotEqual(t, deriveKey(secret, sessionHashLabel), deriveKey([]byte("other"), sessionHashLabel))
 }
 
 func TestCSRFTokenRequiredForWrites(t *testing.T) {

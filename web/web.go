@@ -11,7 +11,7 @@ import (
 	"log/slog"
 
 	"github.com/gorilla/sessions"
-	"github.com/labstack/echo-contrib/session"
+	echosession "github.com/labstack/echo-contrib/session"
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
@@ -63,7 +63,7 @@ func New(d Deps) *Handler {
 // (embedded assets) and one GET route per area. Route names are the constants of routes.go.
 func (h *Handler) Register(e *echo.Echo) {
 	// Dashboard pages: session, then CSRF (its token is rendered into forms and hx-headers).
-	page := []echo.MiddlewareFunc{session.Middleware(h.sessions), h.csrf}
+	page := []echo.MiddlewareFunc{echosession.Middleware(h.sessions), h.csrf}
 
 	e.GET(pathHome, h.home, page...).Name = routeHome
 	for _, a := range areas {
