@@ -14,10 +14,12 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/web/session"
 )
 
 // Contract is the OpenAPI document, served verbatim at /api/v1/openapi.json.
@@ -52,11 +54,14 @@ func LoadContract() (*openapi3.T, error) {
 // methods (in <resource>.go files); the embedded Unimplemented answers the others.
 type Server struct {
 	Unimplemented
-	svc *app.Service
+	svc      *app.Service
+	sessions *sessions.CookieStore
 }
 
 // Register mounts /api/v1 on e.
-func Register(e *echo.Echo, svc *app.Service, log *slog.Logger) error {
+//
+// sessions is the dashboard's cookie store: the API accepts its session cookie besides x-api-key.
+func Register(e *echo.Echo, svc *app.Service, sessions *sessions.CookieStore, log *slog.Logger) error {
 	doc, err := LoadContract()
 	if err != nil {
 		return err
@@ -66,12 +71,12 @@ func Register(e *echo.Echo, svc *app.Service, log *slog.Logger) error {
 		return err
 	}
 	ops := indexOperations(doc)
-	guard := &guard{svc: svc, ops: ops, validator: validator}
+	guard := &guard{svc: svc, sessions: sessions, ops: ops, validator: validator}
 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc}, nil))
+	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc, sessions: sessions}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)
@@ -105,6 +110,7 @@ func indexOperations(doc *openapi3.T) map[string]operation {
 
 type guard struct {
 	svc       *app.Service
+	sessions  *sessions.CookieStore
 	ops       map[string]operation
 	validator *Validator
 }
@@ -146,13 +152,25 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// authenticate resolves the caller from the x-api-key header.
+// authenticate resolves the caller from the x-api-key header, else from the dashboard session
+// cookie. Cookie-authenticated writes must pass the CSRF check; key calls are not affected.
 func (g *guard) authenticate(c echo.Context) (*app.Principal, error) {
-	key := strings.TrimSpace(c.Request().Header.Get("x-api-key"))
-	if key == "" {
+	r := c.Request()
+	if key := strings.TrimSpace(r.Header.Get("x-api-key")); key != "" {
+		return g.svc.AuthenticateAPIKey(r.Context(), key)
+	}
+	d, ok := session.Load(g.sessions, r)
+	if !ok {
 		return nil, app.Errorf(app.EUnauthorized, "Missing API key: send it in the x-api-key header")
 	}
-	return g.svc.AuthenticateAPIKey(c.Request().Context(), key)
+	p, err := g.svc.AuthenticateSession(r.Context(), d.UserID, d.OrganizationID, d.Generation)
+	if err != nil {
+		return nil, err
+	}
+	if session.CrossSiteWrite(r) {
+		return nil, app.Errorf(app.EForbidden, "CSRF check failed: send the %s header with the value of the %s cookie", session.CSRFHeader, session.CSRFCookie)
+	}
+	return p, nil
 }
 
 // routerWith registers the generated routes with extra route-level middleware, which (unlike group

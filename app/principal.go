@@ -18,6 +18,7 @@ type Principal struct {
 	MembershipID   string
 	Role           Role
 	APIKeyID       string // empty for session calls
+	ActorName      string // for the audit log: the user's email, or the key's name
 }
 
 type principalKey struct{}
@@ -31,12 +32,4 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 func PrincipalFrom(ctx context.Context) *Principal {
 	p, _ := ctx.Value(principalKey{}).(*Principal)
 	return p
-}
-
-// AuthenticateAPIKey resolves an x-api-key secret to its principal.
-//
-// API keys are created by the identity capability (POST /api/v1/api-key), which replaces this
-// body with the lookup by prefix and hash; until then no key exists, so every key is invalid.
-func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (*Principal, error) {
-	return nil, Errorf(EUnauthorized, "Invalid API key")
 }

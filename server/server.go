@@ -27,6 +27,7 @@ import (
 	"github.com/crier/crier/migrations"
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/web"
+	"github.com/crier/crier/web/session"
 )
 
 // CSP allows only Crier's own origin; pages never use inline scripts or styles.
@@ -175,7 +176,7 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}))
 	e.HTTPErrorHandler = errorHandler(log)
 
-	if err := api.Register(e, svc, log); err != nil {
+	if err := api.Register(e, svc, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
 		return nil, err
 	}
 	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)

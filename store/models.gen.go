@@ -8,10 +8,83 @@ import (
 	"time"
 )
 
+type ApiKey struct {
+	ID             string
+	OrganizationID string
+	MembershipID   string
+	Name           string
+	Prefix         string
+	SecretHash     []byte
+	LastUsedAt     *time.Time
+	CreatedAt      time.Time
+	RevokedAt      *time.Time
+}
+
+type AuditLog struct {
+	ID             string
+	OrganizationID string
+	ActorType      string
+	ActorID        *string
+	ActorName      *string
+	Action         string
+	TargetType     *string
+	TargetID       *string
+	Metadata       []byte
+	CreatedAt      time.Time
+}
+
+type Membership struct {
+	ID             string
+	OrganizationID string
+	UserID         string
+	Role           string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+type Organization struct {
+	ID                        string
+	CreatedByID               string
+	Name                      string
+	AvatarUrl                 *string
+	Ref                       *string
+	Plan                      string
+	ApiAccess                 bool
+	Suspended                 bool
+	AnalyticsDisabled         bool
+	AnalyticsPostsDisabled    bool
+	UploadsCompressionEnabled bool
+	ShowVerboseErrors         bool
+	DisconnectCheckEnabled    bool
+	DeleteAccountAfter        int32
+	PortalBrandName           *string
+	PortalLogoUrl             *string
+	PortalAccentColor         *string
+	CreatedAt                 time.Time
+	UpdatedAt                 time.Time
+	DeletedAt                 *time.Time
+}
+
 type PlatformStatus struct {
 	Network   string
 	Status    string
 	Note      string
 	Until     *time.Time
 	UpdatedAt time.Time
+}
+
+type User struct {
+	ID                string
+	Email             string
+	PasswordHash      string
+	FirstName         *string
+	LastName          *string
+	AvatarUrl         *string
+	Timezone          *string
+	EmailVerifiedAt   *time.Time
+	OnboardedAt       *time.Time
+	SessionGeneration int32
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	DeletedAt         *time.Time
 }
