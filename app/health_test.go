@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
@@ -14,13 +15,24 @@ import (
 
 type testBundle struct {
 	svc *app.Service
+	db  pgx.Tx
 	now time.Time
+}
+
+// eventKinds lists the outbox events of an organization, oldest first.
+func (b *testBundle) eventKinds(ctx context.Context, orgID string) ([]string, error) {
+	rows, err := b.db.Query(ctx, "SELECT kind FROM events WHERE organization_id = $1 ORDER BY created_at, id", orgID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
 }
 
 func setup(t *testing.T) *testBundle {
 	t.Helper()
 	b := &testBundle{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-	b.svc = app.New(storetest.Tx(t), slog.New(slog.DiscardHandler), app.Options{})
+	b.db = storetest.Tx(t)
+	b.svc = app.New(b.db, slog.New(slog.DiscardHandler), app.Options{})
 	b.svc.SetClock(func() time.Time { return b.now })
 	return b
 }

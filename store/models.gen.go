@@ -33,6 +33,14 @@ type AuditLog struct {
 	CreatedAt      time.Time
 }
 
+type Event struct {
+	ID             string
+	OrganizationID string
+	Kind           string
+	Payload        []byte
+	CreatedAt      time.Time
+}
+
 type Membership struct {
 	ID             string
 	OrganizationID string
@@ -71,6 +79,17 @@ type PlatformStatus struct {
 	Note      string
 	Until     *time.Time
 	UpdatedAt time.Time
+}
+
+type Team struct {
+	ID             string
+	OrganizationID string
+	CreatedByID    string
+	Name           string
+	AvatarUrl      *string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeletedAt      *time.Time
 }
 
 type User struct {
