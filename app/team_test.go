@@ -98,4 +98,3 @@ func TestMembersCannotManageTeams(t *testing.T) {
 	_, _, err = b.svc.ListTeams(app.WithPrincipal(ctx, &p), "", app.Page{Limit: 10})
 	require.NoError(t, err)
 }
-
