@@ -90,10 +90,7 @@ func (r logoutResponse) VisitAuthLogoutResponse(w http.ResponseWriter) error {
 
 func toSession(s *app.Session) Session {
 	out := Session{CurrentOrganizationId: s.CurrentOrganizationID, Memberships: make([]Membership, 0, len(s.Memberships))}
-	u := s.User
-	created := u.CreatedAt
-	out.User = User{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName, AvatarUrl: u.AvatarURL,
-		Timezone: u.Timezone, EmailVerifiedAt: u.EmailVerifiedAt, OnboardedAt: u.OnboardedAt, CreatedAt: &created}
+	out.User = toUser(s.User)
 	for _, m := range s.Memberships {
 		name := m.OrganizationName
 		out.Memberships = append(out.Memberships, Membership{Id: m.ID, OrganizationId: m.OrganizationID, OrganizationName: &name, Role: Role(m.Role)})

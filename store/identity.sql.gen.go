@@ -28,6 +28,17 @@ func (q *Queries) CountAPIKeys(ctx context.Context, arg CountAPIKeysParams) (int
 	return count, err
 }
 
+const countAuditLog = `-- name: CountAuditLog :one
+SELECT count(*) FROM audit_log WHERE organization_id = $1
+`
+
+func (q *Queries) CountAuditLog(ctx context.Context, organizationID string) (int64, error) {
+	row := q.db.QueryRow(ctx, countAuditLog, organizationID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const createAPIKey = `-- name: CreateAPIKey :one
 INSERT INTO api_keys (organization_id, membership_id, name, prefix, secret_hash)
 VALUES ($1, $2, $3, $4, $5)
@@ -230,6 +241,36 @@ func (q *Queries) GetAPIKeyForAuth(ctx context.Context, prefix string) (GetAPIKe
 	return i, err
 }
 
+const getMembership = `-- name: GetMembership :one
+SELECT m.id, m.organization_id, m.role, o.name AS organization_name
+FROM memberships m JOIN organizations o ON o.id = m.organization_id
+WHERE m.user_id = $1 AND m.organization_id = $2 AND o.deleted_at IS NULL
+`
+
+type GetMembershipParams struct {
+	UserID         string
+	OrganizationID string
+}
+
+type GetMembershipRow struct {
+	ID               string
+	OrganizationID   string
+	Role             string
+	OrganizationName string
+}
+
+func (q *Queries) GetMembership(ctx context.Context, arg GetMembershipParams) (GetMembershipRow, error) {
+	row := q.db.QueryRow(ctx, getMembership, arg.UserID, arg.OrganizationID)
+	var i GetMembershipRow
+	err := row.Scan(
+		&i.ID,
+		&i.OrganizationID,
+		&i.Role,
+		&i.OrganizationName,
+	)
+	return i, err
+}
+
 const getUser = `-- name: GetUser :one
 SELECT id, email, password_hash, first_name, last_name, avatar_url, timezone, email_verified_at, onboarded_at, session_generation, created_at, updated_at, deleted_at FROM users WHERE id = $1 AND deleted_at IS NULL
 `
@@ -360,6 +401,49 @@ func (q *Queries) ListAPIKeys(ctx context.Context, arg ListAPIKeysParams) ([]Api
 	return items, nil
 }
 
+const listAuditLog = `-- name: ListAuditLog :many
+SELECT id, organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata, created_at FROM audit_log WHERE organization_id = $1
+ORDER BY created_at DESC, id DESC
+LIMIT $3 OFFSET $2
+`
+
+type ListAuditLogParams struct {
+	OrganizationID string
+	Off            int32
+	Lim            int32
+}
+
+func (q *Queries) ListAuditLog(ctx context.Context, arg ListAuditLogParams) ([]AuditLog, error) {
+	rows, err := q.db.Query(ctx, listAuditLog, arg.OrganizationID, arg.Off, arg.Lim)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AuditLog{}
+	for rows.Next() {
+		var i AuditLog
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.ActorType,
+			&i.ActorID,
+			&i.ActorName,
+			&i.Action,
+			&i.TargetType,
+			&i.TargetID,
+			&i.Metadata,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listUserMemberships = `-- name: ListUserMemberships :many
 SELECT m.id, m.organization_id, m.role, o.name AS organization_name
 FROM memberships m JOIN organizations o ON o.id = m.organization_id
@@ -462,6 +546,15 @@ func (q *Queries) RollAPIKey(ctx context.Context, arg RollAPIKeyParams) (ApiKey,
 	return i, err
 }
 
+const setUserOnboarded = `-- name: SetUserOnboarded :exec
+UPDATE users SET onboarded_at = coalesce(onboarded_at, now()), updated_at = now() WHERE id = $1
+`
+
+func (q *Queries) SetUserOnboarded(ctx context.Context, id string) error {
+	_, err := q.db.Exec(ctx, setUserOnboarded, id)
+	return err
+}
+
 const touchAPIKey = `-- name: TouchAPIKey :exec
 UPDATE api_keys SET last_used_at = now()
 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')
@@ -471,4 +564,46 @@ WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 mi
 func (q *Queries) TouchAPIKey(ctx context.Context, id string) error {
 	_, err := q.db.Exec(ctx, touchAPIKey, id)
 	return err
+}
+
+const updateUser = `-- name: UpdateUser :one
+UPDATE users SET first_name = $1, last_name = $2,
+    timezone = $3, avatar_url = $4, updated_at = now()
+WHERE id = $5 AND deleted_at IS NULL
+RETURNING id, email, password_hash, first_name, last_name, avatar_url, timezone, email_verified_at, onboarded_at, session_generation, created_at, updated_at, deleted_at
+`
+
+type UpdateUserParams struct {
+	FirstName *string
+	LastName  *string
+	Timezone  *string
+	AvatarUrl *string
+	ID        string
+}
+
+func (q *Queries) UpdateUser(ctx context.Context, arg UpdateUserParams) (User, error) {
+	row := q.db.QueryRow(ctx, updateUser,
+		arg.FirstName,
+		arg.LastName,
+		arg.Timezone,
+		arg.AvatarUrl,
+		arg.ID,
+	)
+	var i User
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.PasswordHash,
+		&i.FirstName,
+		&i.LastName,
+		&i.AvatarUrl,
+		&i.Timezone,
+		&i.EmailVerifiedAt,
+		&i.OnboardedAt,
+		&i.SessionGeneration,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.DeletedAt,
+	)
+	return i, err
 }

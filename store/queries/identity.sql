@@ -70,3 +70,25 @@ RETURNING *;
 -- name: InsertAuditItem :exec
 INSERT INTO audit_log (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata)
 VALUES (@organization_id, @actor_type, @actor_id, @actor_name, @action, @target_type, @target_id, @metadata);
+
+-- name: UpdateUser :one
+UPDATE users SET first_name = sqlc.narg('first_name'), last_name = sqlc.narg('last_name'),
+    timezone = sqlc.narg('timezone'), avatar_url = sqlc.narg('avatar_url'), updated_at = now()
+WHERE id = @id AND deleted_at IS NULL
+RETURNING *;
+
+-- name: SetUserOnboarded :exec
+UPDATE users SET onboarded_at = coalesce(onboarded_at, now()), updated_at = now() WHERE id = @id;
+
+-- name: GetMembership :one
+SELECT m.id, m.organization_id, m.role, o.name AS organization_name
+FROM memberships m JOIN organizations o ON o.id = m.organization_id
+WHERE m.user_id = @user_id AND m.organization_id = @organization_id AND o.deleted_at IS NULL;
+
+-- name: CountAuditLog :one
+SELECT count(*) FROM audit_log WHERE organization_id = @organization_id;
+
+-- name: ListAuditLog :many
+SELECT * FROM audit_log WHERE organization_id = @organization_id
+ORDER BY created_at DESC, id DESC
+LIMIT @lim OFFSET @off;
