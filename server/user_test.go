@@ -61,7 +61,7 @@ func TestProfileOrganizationsAndAuditLog(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	var log struct {
 		Items []struct{ Action, ActorType string } `json:"items"`
-		Total int                                   `json:"total"`
+		Total int                                  `json:"total"`
 	}
 	require.NoError(t, json.Unmarshal(b, &log))
 	require.GreaterOrEqual(t, log.Total, 2)
