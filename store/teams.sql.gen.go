@@ -162,6 +162,39 @@ func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) (strin
 	return id, err
 }
 
+const listOrganizationTeams = `-- name: ListOrganizationTeams :many
+SELECT id, organization_id, created_by_id, name, avatar_url, created_at, updated_at, deleted_at FROM teams WHERE organization_id = $1 AND deleted_at IS NULL ORDER BY created_at, id
+`
+
+func (q *Queries) ListOrganizationTeams(ctx context.Context, organizationID string) ([]Team, error) {
+	rows, err := q.db.Query(ctx, listOrganizationTeams, organizationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Team{}
+	for rows.Next() {
+		var i Team
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.CreatedByID,
+			&i.Name,
+			&i.AvatarUrl,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.DeletedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTeams = `-- name: ListTeams :many
 SELECT id, organization_id, created_by_id, name, avatar_url, created_at, updated_at, deleted_at FROM teams
 WHERE organization_id = $1 AND deleted_at IS NULL
@@ -219,6 +252,84 @@ SELECT id FROM organizations WHERE id = $1 FOR UPDATE
 func (q *Queries) LockOrganization(ctx context.Context, id string) error {
 	_, err := q.db.Exec(ctx, lockOrganization, id)
 	return err
+}
+
+const revokeOrganizationKeys = `-- name: RevokeOrganizationKeys :exec
+UPDATE api_keys SET revoked_at = now() WHERE organization_id = $1 AND revoked_at IS NULL
+`
+
+func (q *Queries) RevokeOrganizationKeys(ctx context.Context, organizationID string) error {
+	_, err := q.db.Exec(ctx, revokeOrganizationKeys, organizationID)
+	return err
+}
+
+const softDeleteOrganization = `-- name: SoftDeleteOrganization :exec
+UPDATE organizations SET deleted_at = now(), updated_at = now() WHERE id = $1 AND deleted_at IS NULL
+`
+
+func (q *Queries) SoftDeleteOrganization(ctx context.Context, id string) error {
+	_, err := q.db.Exec(ctx, softDeleteOrganization, id)
+	return err
+}
+
+const updateOrganizationSettings = `-- name: UpdateOrganizationSettings :one
+UPDATE organizations SET name = $1, uploads_compression_enabled = $2,
+    show_verbose_errors = $3, disconnect_check_enabled = $4,
+    delete_account_after = $5, portal_brand_name = $6,
+    portal_logo_url = $7, portal_accent_color = $8,
+    updated_at = now()
+WHERE id = $9 AND deleted_at IS NULL
+RETURNING id, created_by_id, name, avatar_url, ref, plan, api_access, suspended, analytics_disabled, analytics_posts_disabled, uploads_compression_enabled, show_verbose_errors, disconnect_check_enabled, delete_account_after, portal_brand_name, portal_logo_url, portal_accent_color, created_at, updated_at, deleted_at
+`
+
+type UpdateOrganizationSettingsParams struct {
+	Name                      string
+	UploadsCompressionEnabled bool
+	ShowVerboseErrors         bool
+	DisconnectCheckEnabled    bool
+	DeleteAccountAfter        int32
+	PortalBrandName           *string
+	PortalLogoUrl             *string
+	PortalAccentColor         *string
+	ID                        string
+}
+
+func (q *Queries) UpdateOrganizationSettings(ctx context.Context, arg UpdateOrganizationSettingsParams) (Organization, error) {
+	row := q.db.QueryRow(ctx, updateOrganizationSettings,
+		arg.Name,
+		arg.UploadsCompressionEnabled,
+		arg.ShowVerboseErrors,
+		arg.DisconnectCheckEnabled,
+		arg.DeleteAccountAfter,
+		arg.PortalBrandName,
+		arg.PortalLogoUrl,
+		arg.PortalAccentColor,
+		arg.ID,
+	)
+	var i Organization
+	err := row.Scan(
+		&i.ID,
+		&i.CreatedByID,
+		&i.Name,
+		&i.AvatarUrl,
+		&i.Ref,
+		&i.Plan,
+		&i.ApiAccess,
+		&i.Suspended,
+		&i.AnalyticsDisabled,
+		&i.AnalyticsPostsDisabled,
+		&i.UploadsCompressionEnabled,
+		&i.ShowVerboseErrors,
+		&i.DisconnectCheckEnabled,
+		&i.DeleteAccountAfter,
+		&i.PortalBrandName,
+		&i.PortalLogoUrl,
+		&i.PortalAccentColor,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.DeletedAt,
+	)
+	return i, err
 }
 
 const updateTeam = `-- name: UpdateTeam :one

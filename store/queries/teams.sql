@@ -37,3 +37,21 @@ SELECT id FROM organizations WHERE id = @id FOR UPDATE;
 
 -- name: InsertEvent :one
 INSERT INTO events (organization_id, kind, payload) VALUES (@organization_id, @kind, @payload) RETURNING id;
+
+-- name: ListOrganizationTeams :many
+SELECT * FROM teams WHERE organization_id = @organization_id AND deleted_at IS NULL ORDER BY created_at, id;
+
+-- name: UpdateOrganizationSettings :one
+UPDATE organizations SET name = @name, uploads_compression_enabled = @uploads_compression_enabled,
+    show_verbose_errors = @show_verbose_errors, disconnect_check_enabled = @disconnect_check_enabled,
+    delete_account_after = @delete_account_after, portal_brand_name = sqlc.narg('portal_brand_name'),
+    portal_logo_url = sqlc.narg('portal_logo_url'), portal_accent_color = sqlc.narg('portal_accent_color'),
+    updated_at = now()
+WHERE id = @id AND deleted_at IS NULL
+RETURNING *;
+
+-- name: SoftDeleteOrganization :exec
+UPDATE organizations SET deleted_at = now(), updated_at = now() WHERE id = @id AND deleted_at IS NULL;
+
+-- name: RevokeOrganizationKeys :exec
+UPDATE api_keys SET revoked_at = now() WHERE organization_id = @organization_id AND revoked_at IS NULL;
