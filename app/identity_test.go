@@ -157,3 +157,21 @@ func TestPermissionMatrix(t *testing.T) {
 	require.False(t, app.Can(app.RoleMember, app.ActManageWebhooks))
 	require.True(t, app.Can(app.RoleMember, app.ActContent))
 }
+
+func TestSeedDemoIsRepeatable(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	first, err := b.svc.SeedDemo(context.Background())
+	require.NoError(t, err)
+	second, err := b.svc.SeedDemo(context.Background())
+	require.NoError(t, err)
+	require.Equal(t, first.TeamID, second.TeamID)
+	require.NotEqual(t, first.APIKey, second.APIKey)
+	p, err := b.svc.AuthenticateAPIKey(context.Background(), second.APIKey)
+	require.NoError(t, err)
+	require.Equal(t, first.OrganizationID, p.OrganizationID)
+
+	prod := app.New(b.db, nil, app.Options{Production: true})
+	_, err = prod.SeedDemo(context.Background())
+	require.Equal(t, app.EForbidden, app.ErrorCode(err))
+}

@@ -28,6 +28,7 @@ const usage = `Crier: social publishing for 15 networks.
 Usage:
   crier serve [--no-http] [--no-workers]   serve HTTP and run River workers (migrates first)
   crier migrate                            apply app and River migrations, then exit
+  crier demo                               seed a demo organization; print its login and a fresh API key
   crier platform-status                    list every network's status (as in GET /api/v1)
   crier platform-status set NETWORK STATUS [--note TEXT] [--for DURATION]
                                            announce an incident or maintenance window
@@ -72,6 +73,8 @@ func run(ctx context.Context, args []string) error {
 		return nil
 	case "platform-status":
 		return platformStatus(ctx, cfg, log, args[1:])
+	case "demo":
+		return demo(ctx, cfg, log)
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }
@@ -140,6 +143,21 @@ func platformStatus(ctx context.Context, cfg config.Config, log *slog.Logger, ar
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", n, p.Status, p.Note)
 	}
 	return tw.Flush()
+}
+
+func demo(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+	srv, err := server.New(ctx, cfg, server.Options{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	d, err := srv.Service.SeedDemo(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Demo organization ready.\n  Dashboard: %s/  (sign in as %s / %s)\n  Team:      %s\n  API key:   %s\n  Try:       curl -H 'x-api-key: %s' %s/api/v1/team\n",
+		cfg.BaseURL, d.Email, d.Password, d.TeamID, d.APIKey, d.APIKey, cfg.BaseURL)
+	return nil
 }
 
 // parseInterspersed lets flags follow positional arguments.
