@@ -1,0 +1,82 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/server/servertest"
+)
+
+// tenant is one organization's credentials and the ids of what it owns.
+type tenant struct {
+	cookie string
+	key    string
+	ids    map[string]string // "team", "apiKey", "member" → id
+}
+
+func newTenant(t *testing.T, srv *servertest.Server) tenant {
+	t.Helper()
+	tn := tenant{cookie: signupCookie(t, srv), ids: map[string]string{}}
+	_, b := do(t, http.MethodPost, srv.URL+"/api/v1/api-key", `{"name":"iso"}`, "Cookie", tn.cookie, "Sec-Fetch-Site", "same-origin")
+	var k keyAnswer
+	require.NoError(t, json.Unmarshal(b, &k))
+	tn.key, tn.ids["apiKey"] = k.Key, k.ID
+	_, b = do(t, http.MethodPost, srv.URL+"/api/v1/team", `{"name":"Isolated"}`, "x-api-key", tn.key)
+	var team struct{ ID string }
+	require.NoError(t, json.Unmarshal(b, &team))
+	tn.ids["team"] = team.ID
+	_, b = do(t, http.MethodGet, srv.URL+"/api/v1/user/members", "", "x-api-key", tn.key)
+	var members struct{ Items []struct{ ID string } }
+	require.NoError(t, json.Unmarshal(b, &members))
+	tn.ids["member"] = members.Items[0].ID
+	return tn
+}
+
+// isolationCases are the operations that take another resource's id; each later capability adds its
+// own. {id} is replaced by the victim's id of the kind named.
+var isolationCases = []struct {
+	method, path, kind, body string
+}{
+	{http.MethodGet, "/api/v1/team/{id}", "team", ""},
+	{http.MethodPatch, "/api/v1/team/{id}", "team", `{"name":"Hijacked"}`},
+	{http.MethodDelete, "/api/v1/team/{id}", "team", ""},
+	{http.MethodPost, "/api/v1/team", "team", `{"name":"Copy","copyTeamId":"{id}"}`},
+	{http.MethodPost, "/api/v1/api-key/{id}/roll", "apiKey", ""},
+	{http.MethodDelete, "/api/v1/api-key/{id}", "apiKey", ""},
+	{http.MethodPatch, "/api/v1/user/members/{id}", "member", `{"role":"MEMBER"}`},
+	{http.MethodDelete, "/api/v1/user/members/{id}", "member", ""},
+}
+
+// Another organization's ids answer 404 — never 403, never data — through a key and a cookie.
+func TestTenantIsolation(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	attacker, victim := newTenant(t, srv), newTenant(t, srv)
+	creds := map[string][]string{
+		"key":    {"x-api-key", attacker.key},
+		"cookie": {"Cookie", attacker.cookie, "Sec-Fetch-Site", "same-origin"},
+	}
+	for via, header := range creds {
+		for _, tc := range isolationCases {
+			id := victim.ids[tc.kind]
+			res, b := do(t, tc.method, srv.URL+strings.ReplaceAll(tc.path, "{id}", id), strings.ReplaceAll(tc.body, "{id}", id), header...)
+			require.Equal(t, http.StatusNotFound, res.StatusCode, "%s %s via %s: %s", tc.method, tc.path, via, b)
+			require.NotContains(t, string(b), id)
+		}
+	}
+	// Lists never show the victim's things.
+	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/organization", "/api/v1/organization/audit-log"} {
+		res, b := do(t, http.MethodGet, srv.URL+path, "", "x-api-key", attacker.key)
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		for _, id := range victim.ids {
+			require.NotContains(t, string(b), id, path)
+		}
+	}
+	// And the victim still has everything.
+	res, _ := do(t, http.MethodGet, srv.URL+"/api/v1/team/"+victim.ids["team"], "", "x-api-key", victim.key)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+}
