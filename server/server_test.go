@@ -180,7 +180,7 @@ func TestPanicIs500WithoutStack(t *testing.T) {
 func TestSecurityHeaders(t *testing.T) {
 	t.Parallel()
 	srv := servertest.Start(t)
-	res, _ := do(t, http.MethodGet, srv.URL+"/", "")
+	res, _ := do(t, http.MethodGet, srv.URL+"/login", "")
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, res.Header.Get("Content-Security-Policy"), "default-src 'self'")
 	require.Contains(t, res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'")

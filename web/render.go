@@ -56,10 +56,13 @@ func page(title string, scripts ...string) layout.Page {
 
 // shell is the application frame for a page of the area active.
 func (h *Handler) shell(c echo.Context, active, title string) layout.Shell {
+	org, user := h.viewerSlots(c)
 	return layout.Shell{
 		Page:    page(title),
 		Nav:     h.nav,
 		Active:  active,
+		Org:     org,
+		User:    user,
 		Flashes: h.takeFlashes(c),
 	}
 }

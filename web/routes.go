@@ -12,6 +12,27 @@ const (
 	pathHome   = "/"
 	pathDocs   = "/docs"
 	pathStatic = "/static/"
+
+	// Account pages (web/account*.go). Emails link to the three token pages: keep these paths in step
+	// with app's mail templates.
+	pathLogin            = "/login"
+	pathSignup           = "/signup"
+	pathLogout           = "/logout"
+	pathForgotPassword   = "/forgot-password"
+	pathResetPassword    = "/reset-password"
+	pathVerifyEmail      = "/verify-email"
+	pathAcceptInvitation = "/invitations/accept"
+	pathProfile          = "/profile"
+	pathNewOrganization  = "/organizations/new"
+	pathSwitchOrg        = "/organizations/switch"
+	pathDevMailbox       = "/dev/mailbox"
+
+	// Organization pages (web/organization*.go, web/team*.go).
+	pathTeams       = "/teams"
+	pathSettings    = "/settings"
+	pathMembers     = "/settings/members"
+	pathAPIKeys     = "/settings/api-keys"
+	pathAuditLog    = "/settings/audit-log"
 )
 
 // OpenAPIPath is where the api package serves the contract; the /docs page renders it.
@@ -20,6 +41,7 @@ const OpenAPIPath = "/api/v1/openapi.json"
 // area is a part of the dashboard with its own page. Until an area's capability lands it renders
 // the "coming in a later release" page from Summary and Plans; the route name is the ID.
 type area struct {
+	Built   bool // its pages are registered by its own file; no "coming later" page
 	ID      string
 	Label   string
 	Path    string
@@ -47,7 +69,7 @@ const (
 // areas are the dashboard areas whose pages are not built yet, in sidebar order within their groups.
 var areas = []area{
 	{
-		ID: areaTeams, Label: "Teams", Path: "/teams", Icon: "teams",
+		Built: true, ID: areaTeams, Label: "Teams", Path: "/teams", Icon: "teams",
 		Summary: "Teams group the social accounts you manage: one team per brand or client, with at most one account per network.",
 		Plans: []string{
 			"Create a team for each brand or client and connect its accounts on any of the 15 networks.",
@@ -127,7 +149,7 @@ var areas = []area{
 		},
 	},
 	{
-		ID: areaSettings, Label: "Settings", Path: "/settings", Icon: "settings",
+		Built: true, ID: areaSettings, Label: "Settings", Path: "/settings", Icon: "settings",
 		Summary: "Configure your organization, your profile and API access.",
 		Plans: []string{
 			"Rename your organization and invite its members.",

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -18,30 +17,34 @@ import (
 	"github.com/crier/crier/views/components"
 )
 
-type nopHealth struct{}
-
-func (nopHealth) Health(context.Context) (*app.Health, error) {
-	return &app.Health{Status: app.StatusOperational, Platforms: map[app.Network]app.PlatformStatus{}}, nil
-}
-
 type sessionBundle struct {
 	e *echo.Echo
 	h *Handler
 }
 
-// setupSession mounts the dashboard plus a form endpoint behind the same middleware as the pages,
-// which queues a flash and redirects home.
+// setupSession mounts the dashboard plus, behind the same middleware as the public pages, a page
+// that renders the flashes and the CSRF token and a form endpoint that queues a flash and
+// redirects to that page. These tests need no database: the Service is never called.
 func setupSession(t *testing.T, production bool) *sessionBundle {
 	t.Helper()
-	h := New(Deps{Service: nopHealth{}, Secret: []byte("a test secret that is long enough!"), Production: production, Logger: slog.New(slog.DiscardHandler)})
+	h := New(Deps{Service: &app.Service{}, Secret: []byte("a test secret that is long enough!"), Production: production, Logger: slog.New(slog.DiscardHandler)})
 	e := echo.New()
 	h.Register(e)
+	mw := []echo.MiddlewareFunc{echosession.Middleware(h.sessions), h.csrf}
+	e.GET("/test/page", func(c echo.Context) error {
+		var b strings.Builder
+		for _, f := range h.takeFlashes(c) {
+			b.WriteString(`<p data-testid="flash">` + f.Text + "</p>")
+		}
+		b.WriteString("<p>token " + csrfToken(c) + "</p>")
+		return c.HTML(http.StatusOK, b.String())
+	}, mw...)
 	e.POST("/test/flash", func(c echo.Context) error {
 		if err := addFlash(c, components.FlashSuccess, "Saved "+c.FormValue("what")); err != nil {
 			return err
 		}
-		return c.Redirect(http.StatusSeeOther, pathHome)
-	}, echosession.Middleware(h.sessions), h.csrf)
+		return c.Redirect(http.StatusSeeOther, "/test/page")
+	}, mw...)
 	return &sessionBundle{e: e, h: h}
 }
 
@@ -74,7 +77,7 @@ func TestCSRFTokenRequiredForWrites(t *testing.T) {
 	t.Parallel()
 	b := setupSession(t, false)
 
-	page := b.do(httptest.NewRequest(http.MethodGet, "/", nil))
+	page := b.do(httptest.NewRequest(http.MethodGet, "/test/page", nil))
 	require.Equal(t, http.StatusOK, page.Code)
 	csrf := cookie(t, page, "_csrf")
 	require.NotNil(t, csrf)
@@ -94,7 +97,7 @@ func TestCSRFTokenRequiredForWrites(t *testing.T) {
 	req.Header.Set(echo.HeaderSecFetchSite, "cross-site")
 	require.Equal(t, http.StatusForbidden, b.do(req, csrf).Code)
 	// A browser's same-origin request passes on Sec-Fetch-Site; pages then render the placeholder.
-	req = httptest.NewRequest(http.MethodGet, "/", nil)
+	req = httptest.NewRequest(http.MethodGet, "/test/page", nil)
 	req.Header.Set(echo.HeaderSecFetchSite, "same-origin")
 	rec := b.do(req)
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -105,7 +108,7 @@ func TestFlashShownOnceThroughSession(t *testing.T) {
 	t.Parallel()
 	b := setupSession(t, true)
 
-	page := b.do(httptest.NewRequest(http.MethodGet, "/", nil))
+	page := b.do(httptest.NewRequest(http.MethodGet, "/test/page", nil))
 	csrf := cookie(t, page, "_csrf")
 	require.True(t, csrf.Secure)
 
@@ -119,13 +122,13 @@ func TestFlashShownOnceThroughSession(t *testing.T) {
 	require.Equal(t, "/", sess.Path)
 	require.NotContains(t, sess.Value, "the draft") // encrypted
 
-	home := b.do(httptest.NewRequest(http.MethodGet, "/", nil), csrf, sess)
+	home := b.do(httptest.NewRequest(http.MethodGet, "/test/page", nil), csrf, sess)
 	require.Contains(t, home.Body.String(), "Saved the draft")
 	require.Contains(t, home.Body.String(), `data-testid="flash"`)
 	next := cookie(t, home, SessionCookie)
 	require.NotNil(t, next)
 
-	again := b.do(httptest.NewRequest(http.MethodGet, "/", nil), csrf, next)
+	again := b.do(httptest.NewRequest(http.MethodGet, "/test/page", nil), csrf, next)
 	require.NotContains(t, again.Body.String(), "Saved the draft")
 }
 
@@ -133,8 +136,12 @@ func TestForgedSessionCookieIsIgnored(t *testing.T) {
 	t.Parallel()
 	b := setupSession(t, false)
 
-	rec := b.do(httptest.NewRequest(http.MethodGet, "/", nil), &http.Cookie{Name: SessionCookie, Value: "forged"})
+	// Treated as no session: the page is served and a dashboard page asks to sign in.
+	rec := b.do(httptest.NewRequest(http.MethodGet, "/test/page", nil), &http.Cookie{Name: SessionCookie, Value: "forged"})
 	require.Equal(t, http.StatusOK, rec.Code)
+	rec = b.do(httptest.NewRequest(http.MethodGet, "/", nil), &http.Cookie{Name: SessionCookie, Value: "forged"})
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+	require.Equal(t, pathLogin, rec.Header().Get(echo.HeaderLocation))
 }
 
 func TestRouteNames(t *testing.T) {

@@ -7,7 +7,6 @@
 package web
 
 import (
-	"context"
 	"log/slog"
 
 	"github.com/gorilla/sessions"
@@ -18,15 +17,9 @@ import (
 	"github.com/crier/crier/views/layout"
 )
 
-// healthReader is what the home page needs from the Service; *app.Service satisfies it, and tests
-// pass a fake. Areas add their methods here as they land.
-type healthReader interface {
-	Health(ctx context.Context) (*app.Health, error)
-}
-
 // Deps are the dashboard's dependencies.
 type Deps struct {
-	Service    healthReader // *app.Service
+	Service    *app.Service
 	Secret     []byte       // keys the session cookie (see NewSessionStore)
 	Production bool         // Secure cookies
 	Logger     *slog.Logger
@@ -34,7 +27,7 @@ type Deps struct {
 
 // Handler serves the dashboard.
 type Handler struct {
-	svc      healthReader
+	svc      *app.Service
 	log      *slog.Logger
 	sessions sessions.Store
 	csrf     echo.MiddlewareFunc
@@ -60,14 +53,21 @@ func New(d Deps) *Handler {
 }
 
 // Register mounts the dashboard on e: GET / (home), GET /docs (API reference), GET /static/*
-// (embedded assets) and one GET route per area. Route names are the constants of routes.go.
+// (embedded assets), the pages of each area and a "coming later" page for areas not built yet.
+// Route names are the constants of routes.go.
 func (h *Handler) Register(e *echo.Echo) {
-	// Dashboard pages: session, then CSRF (its token is rendered into forms and hx-headers).
-	page := []echo.MiddlewareFunc{echosession.Middleware(h.sessions), h.csrf}
+	// Public pages (sign-in, sign-up, tokens from emails): session, then CSRF (its token is rendered
+	// into forms and hx-headers). Dashboard pages also need a signed-in user.
+	public := []echo.MiddlewareFunc{echosession.Middleware(h.sessions), h.csrf}
+	signedIn := append(append([]echo.MiddlewareFunc{}, public...), h.requireUser)
 
-	e.GET(pathHome, h.home, page...).Name = routeHome
+	e.GET(pathHome, h.home, signedIn...).Name = routeHome
+	h.registerAccount(e, public, signedIn)
+	h.registerOrganization(e, signedIn)
 	for _, a := range areas {
-		e.GET(a.Path, h.showArea(a), page...).Name = a.ID
+		if !a.Built {
+			e.GET(a.Path, h.showArea(a), signedIn...).Name = a.ID
+		}
 	}
 	// The API reference and the assets are public and stateless: no session, no CSRF cookie.
 	e.GET(pathDocs, h.docs).Name = routeDocs

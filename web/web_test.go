@@ -7,29 +7,28 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/store/storetest"
 	"github.com/crier/crier/web"
+	"github.com/crier/crier/web/session"
 )
 
 // strictCSP stands in for the server's CSP, which /docs must override.
 const strictCSP = "default-src 'self'"
 
-// fakeHealth is the Service as the home page sees it.
-type fakeHealth struct {
-	health *app.Health
-	err    error
-}
-
-func (f fakeHealth) Health(context.Context) (*app.Health, error) { return f.health, f.err }
+// testSecret keys the session cookie in these tests.
+var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 func operational() *app.Health {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -41,16 +40,20 @@ func operational() *app.Health {
 }
 
 type testBundle struct {
-	e *echo.Echo
+	e       *echo.Echo
+	svc     *app.Service
+	pool    *pgxpool.Pool
+	session *app.Session // the signed-in user (sign-up through the Service)
+	cookie  *http.Cookie // their session cookie, sent by get
 }
 
-// setup mounts the dashboard on an Echo configured like the server: request ids, a strict CSP,
-// and an error handler that renders ErrorPage.
-func setup(t *testing.T, svc fakeHealth) *testBundle {
+// setup mounts the dashboard over a real Service on a fresh database, on an Echo configured like
+// the server (request ids, a strict CSP, an error handler that renders ErrorPage), and signs a new
+// user up.
+func setup(t *testing.T) *testBundle {
 	t.Helper()
-	if svc.health == nil && svc.err == nil {
-		svc.health = operational()
-	}
+	pool, _ := storetest.NewDB(t)
+	svc := app.New(pool, slog.New(slog.DiscardHandler), app.Options{BaseURL: "http://crier.test"})
 	e := echo.New()
 	e.Use(middleware.RequestID())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{ContentSecurityPolicy: strictCSP}))
@@ -64,13 +67,28 @@ func setup(t *testing.T, svc fakeHealth) *testBundle {
 		}
 		require.NoError(t, web.ErrorPage(c, status, message, c.Response().Header().Get(echo.HeaderXRequestID)))
 	}
-	web.New(web.Deps{Service: svc, Secret: []byte("0123456789abcdef0123456789abcdef"), Logger: slog.New(slog.DiscardHandler)}).Register(e)
-	return &testBundle{e: e}
+	web.New(web.Deps{Service: svc, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}).Register(e)
+	sess, err := svc.Signup(context.Background(), app.SignupParams{Email: "ada-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com",
+		Password: "a long enough password", FirstName: "Ada"})
+	require.NoError(t, err)
+	cookie, err := session.NewCookie(web.NewSessionStore(testSecret, false), session.Data{UserID: sess.User.ID, OrganizationID: *sess.CurrentOrganizationID, Generation: sess.Generation})
+	require.NoError(t, err)
+	return &testBundle{e: e, svc: svc, pool: pool, session: sess, cookie: cookie}
+}
+
+// setHealth records the statuses of h through the Service, as the operator's CLI does.
+func (b *testBundle) setHealth(t *testing.T, h *app.Health) {
+	t.Helper()
+	for n, p := range h.Platforms {
+		_, err := b.svc.SetPlatformStatus(context.Background(), app.SetPlatformStatusParams{Network: n, Status: p.Status, Note: p.Note, Until: p.Until})
+		require.NoError(t, err)
+	}
 }
 
 func (b *testBundle) get(t *testing.T, path string, header ...string) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
+	req.AddCookie(b.cookie)
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -96,7 +114,7 @@ var areaPaths = map[string]string{
 
 func TestHomeRendersLayout(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	rec := b.get(t, "/")
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -143,12 +161,12 @@ func TestHomeRendersLayout(t *testing.T) {
 func TestHomeShowsChecklistStatsAndNetworks(t *testing.T) {
 	t.Parallel()
 	health := operational()
-	until := time.Date(2026, 11, 22, 14, 0, 0, 0, time.UTC)
+	until := time.Date(2099, 1, 15, 14, 0, 0, 0, time.UTC)
 	health.Status = app.StatusDegraded
-	health.Note = "Crier is operational; some networks report issues: X (outage)"
 	health.Platforms[app.Twitter] = app.PlatformStatus{Status: app.StatusOutage, Note: "Posting fails"}
 	health.Platforms[app.Reddit] = app.PlatformStatus{Status: app.StatusMaintenance, Note: "Planned maintenance", Until: &until}
-	b := setup(t, fakeHealth{health: health})
+	b := setup(t)
+	b.setHealth(t, health)
 
 	doc := parse(t, b.get(t, "/"))
 
@@ -173,26 +191,27 @@ func TestHomeShowsChecklistStatsAndNetworks(t *testing.T) {
 	require.Equal(t, "Outage", x.Find(`[data-testid="status-pill"]`).Text())
 	reddit := doc.Find(`[data-testid="network-REDDIT"]`)
 	require.Equal(t, "Maintenance", reddit.Find(`[data-testid="status-pill"]`).Text())
-	require.Contains(t, reddit.Text(), "until Nov 22, 14:00 UTC")
+	require.Contains(t, reddit.Text(), "until Jan 15, 14:00 UTC")
 	require.Equal(t, "Operational", doc.Find(`[data-testid="network-TIKTOK"] [data-testid="status-pill"]`).Text())
-	require.Contains(t, doc.Find(`[data-testid="network-status"]`).Text(), health.Note)
+	require.Contains(t, doc.Find(`[data-testid="network-status"]`).Text(), "Crier is operational; some networks report issues: Reddit (maintenance), X (outage)")
 }
 
 func TestHomeHealthErrorIsServerErrorPage(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{err: errors.New("database down")})
+	b := setup(t)
+	b.pool.Close() // the database goes away
 
 	rec := b.get(t, "/")
 	require.Equal(t, http.StatusInternalServerError, rec.Code)
 	doc := parse(t, rec)
 	require.Equal(t, 1, doc.Find(`[data-testid="server-error"]`).Length())
 	require.Equal(t, rec.Header().Get(echo.HeaderXRequestID), doc.Find(`[data-testid="request-id"] code`).Text())
-	require.NotContains(t, rec.Body.String(), "database down")
+	require.NotContains(t, rec.Body.String(), "closed pool")
 }
 
 func TestAreaPages(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	for id, path := range areaPaths {
 		rec := b.get(t, path)
@@ -211,7 +230,7 @@ func TestAreaPages(t *testing.T) {
 
 func TestFragmentForHTMXRequests(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	rec := b.get(t, "/teams", "HX-Request", "true")
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -233,7 +252,7 @@ func TestFragmentForHTMXRequests(t *testing.T) {
 
 func TestNotFoundPage(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	rec := b.get(t, "/no/such/page")
 	require.Equal(t, http.StatusNotFound, rec.Code)
@@ -278,7 +297,7 @@ func TestErrorPageByStatus(t *testing.T) {
 
 func TestDocsPage(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	rec := b.get(t, "/docs")
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -318,7 +337,7 @@ func indexOf(list []string, s string) int {
 
 func TestStaticAssets(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	rec := b.get(t, "/static/js/htmx.min.js")
 	require.Equal(t, http.StatusOK, rec.Code)
@@ -348,7 +367,7 @@ func TestStaticAssets(t *testing.T) {
 
 func TestPageAssetsAreServed(t *testing.T) {
 	t.Parallel()
-	b := setup(t, fakeHealth{})
+	b := setup(t)
 
 	doc := parse(t, b.get(t, "/"))
 	var urls []string
