@@ -28,11 +28,11 @@ const (
 	pathDevMailbox       = "/dev/mailbox"
 
 	// Organization pages (web/organization*.go, web/team*.go).
-	pathTeams       = "/teams"
-	pathSettings    = "/settings"
-	pathMembers     = "/settings/members"
-	pathAPIKeys     = "/settings/api-keys"
-	pathAuditLog    = "/settings/audit-log"
+	pathTeams    = "/teams"
+	pathSettings = "/settings"
+	pathMembers  = "/settings/members"
+	pathAPIKeys  = "/settings/api-keys"
+	pathAuditLog = "/settings/audit-log"
 )
 
 // OpenAPIPath is where the api package serves the contract; the /docs page renders it.

@@ -20,8 +20,8 @@ import (
 // Deps are the dashboard's dependencies.
 type Deps struct {
 	Service    *app.Service
-	Secret     []byte       // keys the session cookie (see NewSessionStore)
-	Production bool         // Secure cookies
+	Secret     []byte // keys the session cookie (see NewSessionStore)
+	Production bool   // Secure cookies
 	Logger     *slog.Logger
 }
 
