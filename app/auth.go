@@ -54,7 +54,8 @@ type SignupParams struct {
 }
 
 // Signup creates the user, an organization (named after the user unless given), the OWNER
-// membership on the FREE plan, and answers the new session.
+// membership on the FREE plan and the verification email (one transaction), and answers the new
+// session.
 func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) {
 	p.Email = strings.TrimSpace(p.Email)
 	p.FirstName = strings.TrimSpace(p.FirstName)
@@ -99,6 +100,9 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 			return fmt.Errorf("app: signup: create membership: %w", err)
 		}
 		userID = u.ID
+		if err := s.sendVerification(ctx, tx, u.ID, u.Email, u.FirstName); err != nil {
+			return err
+		}
 		return s.audit(ctx, tx, auditItem{OrganizationID: org.ID, ActorType: "USER", ActorID: u.ID, ActorName: p.Email,
 			Action: "user.signed_up", TargetType: "user", TargetID: u.ID})
 	})

@@ -6,3 +6,10 @@ package app
 type PlatformStatusExpireArgs struct{}
 
 func (PlatformStatusExpireArgs) Kind() string { return "platform_status_expire" }
+
+// DeliverMailArgs delivers one mail of the outbox through SMTP (enqueued only when SMTP_URL is set).
+type DeliverMailArgs struct {
+	MailID string `json:"mail_id"`
+}
+
+func (DeliverMailArgs) Kind() string { return "deliver_mail" }

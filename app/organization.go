@@ -29,14 +29,17 @@ type PlanLimits struct {
 	MonthlyPosts    int
 	MonthlyComments int
 	MonthlyUploads  int
+	// MonthlyImportsPerAccount caps the posts imported per social account a month
+	// (the spec's monthlyImportLimitPerAccount).
+	MonthlyImportsPerAccount int
 }
 
 // planLimits: FREE is the spec's (20 posts, 200 uploads a month, 3 teams); the rest are ours.
 var planLimits = map[Plan]PlanLimits{
-	PlanFree:       {Teams: 3, MonthlyPosts: 20, MonthlyComments: 50, MonthlyUploads: 200},
-	PlanPro:        {Teams: 10, MonthlyPosts: 1000, MonthlyComments: 2000, MonthlyUploads: 5000},
-	PlanBusiness:   {Teams: 50, MonthlyPosts: 10000, MonthlyComments: 20000, MonthlyUploads: 50000},
-	PlanEnterprise: {Teams: 0, MonthlyPosts: 1000000, MonthlyComments: 1000000, MonthlyUploads: 1000000},
+	PlanFree:       {Teams: 3, MonthlyPosts: 20, MonthlyComments: 50, MonthlyUploads: 200, MonthlyImportsPerAccount: 100},
+	PlanPro:        {Teams: 10, MonthlyPosts: 1000, MonthlyComments: 2000, MonthlyUploads: 5000, MonthlyImportsPerAccount: 1000},
+	PlanBusiness:   {Teams: 50, MonthlyPosts: 10000, MonthlyComments: 20000, MonthlyUploads: 50000, MonthlyImportsPerAccount: 5000},
+	PlanEnterprise: {Teams: 0, MonthlyPosts: 1000000, MonthlyComments: 1000000, MonthlyUploads: 1000000, MonthlyImportsPerAccount: 50000},
 }
 
 // LimitsOf answers plan's quotas.

@@ -29,12 +29,13 @@ type Options struct {
 
 // Service is the single service layer. Its methods scope every query by the caller's organization.
 type Service struct {
-	db   store.DB
-	q    *store.Queries
-	jobs Enqueuer
-	log  *slog.Logger
-	opts Options
-	now  func() time.Time
+	db     store.DB
+	q      *store.Queries
+	jobs   Enqueuer
+	mailer Mailer
+	log    *slog.Logger
+	opts   Options
+	now    func() time.Time
 }
 
 // New builds the Service. Call UseJobs once the River client exists (its workers need the Service).

@@ -41,6 +41,33 @@ type Event struct {
 	CreatedAt      time.Time
 }
 
+type Invitation struct {
+	ID             string
+	OrganizationID string
+	Email          string
+	Role           string
+	TokenHash      []byte
+	InvitedByID    *string
+	CreatedAt      time.Time
+	ExpiresAt      time.Time
+	AcceptedAt     *time.Time
+	AcceptedByID   *string
+	RevokedAt      *time.Time
+}
+
+type MailOutbox struct {
+	ID        string
+	ToAddress string
+	Subject   string
+	TextBody  string
+	HtmlBody  string
+	Kind      string
+	CreatedAt time.Time
+	SentAt    *time.Time
+	Attempts  int32
+	LastError *string
+}
+
 type Membership struct {
 	ID             string
 	OrganizationID string
@@ -106,4 +133,15 @@ type User struct {
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 	DeletedAt         *time.Time
+}
+
+type UserToken struct {
+	ID        string
+	UserID    string
+	Purpose   string
+	Email     string
+	TokenHash []byte
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
 }
