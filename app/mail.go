@@ -8,6 +8,7 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"net/url"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -182,6 +183,8 @@ func (s *Service) DeliverMail(ctx context.Context, id string) error {
 	return nil
 }
 
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
 // OutboxMail is one mail of the outbox, as the dev mailbox shows it.
 type OutboxMail struct {
 	ID, To, Subject, Kind, Text, HTML string
@@ -220,6 +223,9 @@ func (s *Service) DevMailbox(ctx context.Context, limit int) ([]OutboxMail, erro
 func (s *Service) DevMail(ctx context.Context, id string) (*OutboxMail, error) {
 	if s.opts.Production {
 		return nil, NotFound("Dev mailbox")
+	}
+	if !uuidPattern.MatchString(id) {
+		return nil, NotFound("Mail")
 	}
 	r, err := s.q.GetOutboxMail(ctx, id)
 	if err != nil {

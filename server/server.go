@@ -24,6 +24,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/config"
 	"github.com/crier/crier/jobs"
+	"github.com/crier/crier/mail"
 	"github.com/crier/crier/migrations"
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/web"
@@ -81,6 +82,14 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		return nil, err
 	}
 	s.Service = app.New(s.Pool, log, app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox})
+	if cfg.SMTPURL != "" {
+		mailer, err := mail.New(cfg.SMTPURL, mail.Options{BaseURL: cfg.BaseURL})
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.Service.UseMailer(mailer)
+	}
 	client, err := jobs.NewClient(s.Pool, s.Service, jobs.Options{Work: opts.Workers, Logger: log, FetchPoll: opts.FetchPoll})
 	if err != nil {
 		s.Close()
