@@ -47,7 +47,6 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 	if opts.Work {
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
-		addWebhookWorkers(workers, svc)
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
 		cfg.Workers = workers
 		cfg.Queues = Queues
@@ -56,7 +55,6 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
 		if opts.FetchPoll > 0 {
 			cfg.FetchCooldown = opts.FetchPoll
 			cfg.FetchPollInterval = opts.FetchPoll
