@@ -15,7 +15,7 @@ import (
 type tenant struct {
 	cookie string
 	key    string
-	ids    map[string]string // "team", "apiKey", "member" → id
+	ids    map[string]string // "team", "apiKey", "member", "invitation" → id
 }
 
 func newTenant(t *testing.T, srv *servertest.Server) tenant {
@@ -33,6 +33,11 @@ func newTenant(t *testing.T, srv *servertest.Server) tenant {
 	var members struct{ Items []struct{ ID string } }
 	require.NoError(t, json.Unmarshal(b, &members))
 	tn.ids["member"] = members.Items[0].ID
+	_, b = do(t, http.MethodPost, srv.URL+"/api/v1/user/invitations", `{"email":"`+newEmail()+`","role":"MEMBER"}`, "x-api-key", tn.key)
+	var inv struct{ ID string }
+	require.NoError(t, json.Unmarshal(b, &inv))
+	require.NotEmpty(t, inv.ID)
+	tn.ids["invitation"] = inv.ID
 	return tn
 }
 
@@ -49,6 +54,8 @@ var isolationCases = []struct {
 	{http.MethodDelete, "/api/v1/api-key/{id}", "apiKey", ""},
 	{http.MethodPatch, "/api/v1/user/members/{id}", "member", `{"role":"MEMBER"}`},
 	{http.MethodDelete, "/api/v1/user/members/{id}", "member", ""},
+	{http.MethodDelete, "/api/v1/user/invitations/{id}", "invitation", ""},
+	{http.MethodGet, "/api/v1/organization/usage/imports?teamId={id}", "team", ""},
 }
 
 // Another organization's ids answer 404 — never 403, never data — through a key and a cookie.
@@ -69,7 +76,7 @@ func TestTenantIsolation(t *testing.T) {
 		}
 	}
 	// Lists never show the victim's things.
-	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/organization", "/api/v1/organization/audit-log"} {
+	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/user/invitations", "/api/v1/organization", "/api/v1/organization/audit-log"} {
 		res, b := do(t, http.MethodGet, srv.URL+path, "", "x-api-key", attacker.key)
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		for _, id := range victim.ids {

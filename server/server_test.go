@@ -156,11 +156,12 @@ func TestContractValidationIssues(t *testing.T) {
 func TestNotYetImplementedIs501(t *testing.T) {
 	t.Parallel()
 	srv := servertest.Start(t)
-	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/auth/forgot-password", `{"email":"someone@example.com"}`)
+	key := apiKeyFor(t, srv)
+	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/analytics/post/force", `{"postId":"p1"}`, "x-api-key", key)
 	require.Equal(t, http.StatusNotImplemented, res.StatusCode, string(b))
 	e := decodeError(t, b)
 	require.Equal(t, 501, e.StatusCode)
-	require.Contains(t, e.Message, "POST /api/v1/auth/forgot-password")
+	require.Contains(t, e.Message, "POST /api/v1/analytics/post/force")
 }
 
 func TestPanicIs500WithoutStack(t *testing.T) {
