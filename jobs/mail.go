@@ -22,4 +22,6 @@ func (w *deliverMailWorker) Work(ctx context.Context, job *river.Job[app.Deliver
 }
 
 // Timeout bounds one delivery attempt; the SMTP sender has its own 30 s budget inside it.
-func (w *deliverMailWorker) Timeout(*river.Job[app.DeliverMailArgs]) time.Duration { return time.Minute }
+func (w *deliverMailWorker) Timeout(*river.Job[app.DeliverMailArgs]) time.Duration {
+	return time.Minute
+}
