@@ -69,7 +69,9 @@ func buildTemplate(ctx context.Context) (string, error) {
 	if exists {
 		return name, nil
 	}
-	// Templates (and their shared clones) of older migration sets are dropped; this run replaces them.
+	// Templates (and their shared clones) of other migration sets are dropped when nobody uses them;
+	// no FORCE: another checkout testing with its own migrations (an older branch, a colleague's
+	// work in progress) keeps its databases while it runs.
 	rows, err := admin.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'crier\\_tmpl\\_%'")
 	if err != nil {
 		return "", err
@@ -80,9 +82,12 @@ func buildTemplate(ctx context.Context) (string, error) {
 	}
 	for _, db := range stale {
 		id := pgx.Identifier{db}.Sanitize()
-		_, _ = admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE false")
-		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+id+" WITH (FORCE)"); err != nil {
-			return "", err
+		if _, err := admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE false"); err != nil {
+			continue
+		}
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+id); err != nil {
+			// In use: keep it (still a template, so the next run tries again).
+			_, _ = admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE true")
 		}
 	}
 	ident := pgx.Identifier{name}.Sanitize()
