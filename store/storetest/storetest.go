@@ -72,21 +72,25 @@ func buildTemplate(ctx context.Context) (string, error) {
 	// Templates (and their shared clones) of other migration sets are dropped when nobody uses them;
 	// no FORCE: another checkout testing with its own migrations (an older branch, a colleague's
 	// work in progress) keeps its databases while it runs.
-	rows, err := admin.Query(ctx, "SELECT datname FROM pg_database WHERE datname LIKE 'crier\\_tmpl\\_%'")
+	type database struct {
+		Name     string
+		Template bool
+	}
+	rows, err := admin.Query(ctx, "SELECT datname, datistemplate FROM pg_database WHERE datname LIKE 'crier\\_tmpl\\_%'")
 	if err != nil {
 		return "", err
 	}
-	stale, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	stale, err := pgx.CollectRows(rows, pgx.RowToStructByPos[database])
 	if err != nil {
 		return "", err
 	}
 	for _, db := range stale {
-		id := pgx.Identifier{db}.Sanitize()
+		id := pgx.Identifier{db.Name}.Sanitize()
 		if _, err := admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE false"); err != nil {
 			continue
 		}
-		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+id); err != nil {
-			// In use: keep it (still a template, so the next run tries again).
+		if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+id); err != nil && db.Template {
+			// In use: keep it as it was; a later run tries again.
 			_, _ = admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE true")
 		}
 	}
