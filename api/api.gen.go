@@ -7593,8 +7593,8 @@ type Upload struct {
 	CreatedAt      *time.Time `json:"createdAt"`
 	Ext            *string    `json:"ext,omitempty"`
 	ExternalLink   *string    `json:"externalLink,omitempty"`
-	FileSize       *float32   `json:"fileSize,omitempty"`
-	Height         *float32   `json:"height,omitempty"`
+	FileSize       *float64   `json:"fileSize,omitempty"`
+	Height         *float64   `json:"height,omitempty"`
 	IconPath       *string    `json:"iconPath,omitempty"`
 	IconUrl        *string    `json:"iconUrl,omitempty"`
 	Id             string     `json:"id"`
@@ -7607,8 +7607,8 @@ type Upload struct {
 	Type           UploadType `json:"type"`
 	UpdatedAt      *time.Time `json:"updatedAt"`
 	Url            *string    `json:"url,omitempty"`
-	VideoLength    *float32   `json:"videoLength,omitempty"`
-	Width          *float32   `json:"width,omitempty"`
+	VideoLength    *float64   `json:"videoLength,omitempty"`
+	Width          *float64   `json:"width,omitempty"`
 }
 
 // UploadType defines model for Upload.Type.
@@ -7628,8 +7628,8 @@ type UploadWithPosts struct {
 	CreatedAt      *time.Time          `json:"createdAt"`
 	Ext            *string             `json:"ext,omitempty"`
 	ExternalLink   *string             `json:"externalLink,omitempty"`
-	FileSize       *float32            `json:"fileSize,omitempty"`
-	Height         *float32            `json:"height,omitempty"`
+	FileSize       *float64            `json:"fileSize,omitempty"`
+	Height         *float64            `json:"height,omitempty"`
 	IconPath       *string             `json:"iconPath,omitempty"`
 	IconUrl        *string             `json:"iconUrl,omitempty"`
 	Id             string              `json:"id"`
@@ -7643,8 +7643,8 @@ type UploadWithPosts struct {
 	Type           UploadWithPostsType `json:"type"`
 	UpdatedAt      *time.Time          `json:"updatedAt"`
 	Url            *string             `json:"url,omitempty"`
-	VideoLength    *float32            `json:"videoLength,omitempty"`
-	Width          *float32            `json:"width,omitempty"`
+	VideoLength    *float64            `json:"videoLength,omitempty"`
+	Width          *float64            `json:"width,omitempty"`
 }
 
 // UploadWithPostsType defines model for UploadWithPosts.Type.

@@ -36,6 +36,8 @@ type Service struct {
 	log    *slog.Logger
 	opts   Options
 	now    func() time.Time
+
+	uploads *uploadDeps // UseStorage
 }
 
 // New builds the Service. Call UseJobs once the River client exists (its workers need the Service).

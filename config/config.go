@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -33,6 +34,17 @@ type Config struct {
 	StripeAPIBase       string
 
 	AllowPrivateURLs bool
+
+	// S3 credentials of STORAGE_URL=s3://… (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
+	AWSAccessKeyID     string
+	AWSSecretAccessKey string
+	// Upload limits (UPLOAD_MAX_IMAGE_MB, UPLOAD_MAX_VIDEO_MB, UPLOAD_MAX_DOCUMENT_MB), the multipart
+	// part size (UPLOAD_PART_SIZE_MB) and how long unused uploads are kept (UPLOAD_RETENTION_DAYS).
+	UploadMaxImageMB    int
+	UploadMaxVideoMB    int
+	UploadMaxDocumentMB int
+	UploadPartSizeMB    int
+	UploadRetentionDays int
 }
 
 // Production reports whether Crier runs in production mode (no dev pages, https required for webhooks).
@@ -105,6 +117,30 @@ func Load(getenv Getenv) (Config, error) {
 		case u.Scheme == "s3" && u.Host != "":
 		default:
 			fail("STORAGE_URL", "must be file://DIR or s3://BUCKET?endpoint=…&region=…, got %q", redact(c.StorageURL))
+		}
+	}
+
+	c.AWSAccessKeyID, c.AWSSecretAccessKey = getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY")
+	for _, n := range []struct {
+		name     string
+		dst      *int
+		def, min int
+		max      int
+	}{
+		{"UPLOAD_MAX_IMAGE_MB", &c.UploadMaxImageMB, 20, 1, 5 << 10},
+		{"UPLOAD_MAX_VIDEO_MB", &c.UploadMaxVideoMB, 4 << 10, 1, 5 << 20},
+		{"UPLOAD_MAX_DOCUMENT_MB", &c.UploadMaxDocumentMB, 100, 1, 5 << 10},
+		{"UPLOAD_PART_SIZE_MB", &c.UploadPartSizeMB, 64, 5, 5 << 10},
+		{"UPLOAD_RETENTION_DAYS", &c.UploadRetentionDays, 90, 1, 36500},
+	} {
+		*n.dst = n.def
+		if v := strings.TrimSpace(getenv(n.name)); v != "" {
+			i, err := strconv.Atoi(v)
+			if err != nil || i < n.min || i > n.max {
+				fail(n.name, "must be a whole number from %d to %d, got %q", n.min, n.max, v)
+				continue
+			}
+			*n.dst = i
 		}
 	}
 

@@ -92,3 +92,16 @@ func TestS3StorageURL(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "s3://media?endpoint=http://127.0.0.1:7070&region=us-east-1", c.StorageURL)
 }
+
+func TestUploadLimits(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{}))
+	require.NoError(t, err)
+	require.Equal(t, []int{20, 4096, 100, 64, 90}, []int{c.UploadMaxImageMB, c.UploadMaxVideoMB, c.UploadMaxDocumentMB, c.UploadPartSizeMB, c.UploadRetentionDays})
+	c, err = config.Load(env(t, map[string]string{"UPLOAD_MAX_IMAGE_MB": "8", "UPLOAD_RETENTION_DAYS": "30"}))
+	require.NoError(t, err)
+	require.Equal(t, 8, c.UploadMaxImageMB)
+	require.Equal(t, 30, c.UploadRetentionDays)
+	_, err = config.Load(env(t, map[string]string{"UPLOAD_PART_SIZE_MB": "1"}))
+	require.ErrorContains(t, err, "UPLOAD_PART_SIZE_MB")
+}

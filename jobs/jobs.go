@@ -48,12 +48,14 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
+		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 		cfg.Workers = workers
 		cfg.Queues = Queues
 		cfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
+			uploadCleanupJob(),
 		}
 		if opts.FetchPoll > 0 {
 			cfg.FetchCooldown = opts.FetchPoll

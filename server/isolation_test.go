@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -41,6 +42,25 @@ func newTenant(t *testing.T, srv *servertest.Server) tenant {
 	return tn
 }
 
+// withUploads gives a tenant an upload, a signed-URL upload in progress and a multipart upload in progress.
+func withUploads(t *testing.T, srv *servertest.Server, tn tenant) {
+	t.Helper()
+	res, b := postFile(t, srv, tn.key, "", "", mediatest.PNG(4, 4))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	tn.ids["upload"] = decodeUpload(t, b).ID
+	_, b = do(t, http.MethodPost, srv.URL+"/api/v1/upload/init", `{"fileName":"a.png","mimeType":"image/png"}`, "x-api-key", tn.key)
+	var in struct{ Path string }
+	require.NoError(t, json.Unmarshal(b, &in))
+	tn.ids["uploadPath"] = in.Path
+	_, b = do(t, http.MethodPost, srv.URL+"/api/v1/upload/multipart/init", `{"fileName":"a.mp4","mimeType":"video/mp4","fileSize":10}`, "x-api-key", tn.key)
+	var mp struct {
+		Path     string `json:"path"`
+		UploadID string `json:"uploadId"`
+	}
+	require.NoError(t, json.Unmarshal(b, &mp))
+	tn.ids["multipart"], tn.ids["multipartId"] = mp.Path, mp.UploadID
+}
+
 // isolationCases are the operations that take another resource's id; each later capability adds its
 // own. {id} is replaced by the victim's id of the kind named.
 var isolationCases = []struct {
@@ -56,6 +76,16 @@ var isolationCases = []struct {
 	{http.MethodDelete, "/api/v1/user/members/{id}", "member", ""},
 	{http.MethodDelete, "/api/v1/user/invitations/{id}", "invitation", ""},
 	{http.MethodGet, "/api/v1/organization/usage/imports?teamId={id}", "team", ""},
+	{http.MethodGet, "/api/v1/upload/{id}", "upload", ""},
+	{http.MethodDelete, "/api/v1/upload/{id}", "upload", ""},
+	{http.MethodDelete, "/api/v1/upload", "upload", `{"ids":["{id}"]}`},
+	{http.MethodPost, "/api/v1/upload/finalize", "uploadPath", `{"path":"{id}"}`},
+	{http.MethodPost, "/api/v1/upload/multipart/sign", "multipart", `{"path":"{id}","uploadId":"{uploadId}","partNumbers":[1]}`},
+	{http.MethodPost, "/api/v1/upload/multipart/complete", "multipart", `{"path":"{id}","uploadId":"{uploadId}","parts":[{"partNumber":1,"etag":"x"}]}`},
+	{http.MethodPost, "/api/v1/upload/multipart/abort", "multipart", `{"path":"{id}","uploadId":"{uploadId}"}`},
+	{http.MethodPost, "/api/v1/upload/from-url", "team", `{"teamId":"{id}","url":"http://127.0.0.1:1/a.png"}`},
+	{http.MethodPost, "/api/v1/upload/init", "team", `{"teamId":"{id}","fileName":"a.png","mimeType":"image/png"}`},
+	{http.MethodGet, "/api/v1/upload?teamId={id}", "team", ""},
 }
 
 // Another organization's ids answer 404 — never 403, never data — through a key and a cookie.
@@ -63,6 +93,7 @@ func TestTenantIsolation(t *testing.T) {
 	t.Parallel()
 	srv := servertest.Start(t)
 	attacker, victim := newTenant(t, srv), newTenant(t, srv)
+	withUploads(t, srv, victim)
 	creds := map[string][]string{
 		"key":    {"x-api-key", attacker.key},
 		"cookie": {"Cookie", attacker.cookie, "Sec-Fetch-Site", "same-origin"},
@@ -70,13 +101,14 @@ func TestTenantIsolation(t *testing.T) {
 	for via, header := range creds {
 		for _, tc := range isolationCases {
 			id := victim.ids[tc.kind]
-			res, b := do(t, tc.method, srv.URL+strings.ReplaceAll(tc.path, "{id}", id), strings.ReplaceAll(tc.body, "{id}", id), header...)
+			body := strings.ReplaceAll(strings.ReplaceAll(tc.body, "{id}", id), "{uploadId}", victim.ids["multipartId"])
+			res, b := do(t, tc.method, srv.URL+strings.ReplaceAll(tc.path, "{id}", id), body, header...)
 			require.Equal(t, http.StatusNotFound, res.StatusCode, "%s %s via %s: %s", tc.method, tc.path, via, b)
 			require.NotContains(t, string(b), id)
 		}
 	}
 	// Lists never show the victim's things.
-	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/user/invitations", "/api/v1/organization", "/api/v1/organization/audit-log"} {
+	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/user/invitations", "/api/v1/organization", "/api/v1/organization/audit-log", "/api/v1/upload"} {
 		res, b := do(t, http.MethodGet, srv.URL+path, "", "x-api-key", attacker.key)
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		for _, id := range victim.ids {

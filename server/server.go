@@ -26,6 +26,7 @@ import (
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/mail"
 	"github.com/crier/crier/migrations"
+	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/web"
 	"github.com/crier/crier/web/session"
@@ -89,6 +90,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 			return nil, err
 		}
 		s.Service.UseMailer(mailer)
+	}
+	if err := useStorage(ctx, cfg, s.Service); err != nil {
+		s.Close()
+		return nil, err
 	}
 	client, err := jobs.NewClient(s.Pool, s.Service, jobs.Options{Work: opts.Workers, Logger: log, FetchPoll: opts.FetchPoll})
 	if err != nil {
@@ -188,8 +193,27 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	if err := api.Register(e, svc, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
 		return nil, err
 	}
+	if disk, ok := svc.Storage().(*storage.Disk); ok {
+		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
+	}
 	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
 	return e, nil
+}
+
+// useStorage opens STORAGE_URL and gives it to the Service with the upload limits.
+func useStorage(ctx context.Context, cfg config.Config, svc *app.Service) error {
+	st, err := storage.Open(ctx, cfg.StorageURL, storage.Options{BaseURL: cfg.BaseURL, Secret: cfg.Secret,
+		AccessKey: cfg.AWSAccessKeyID, SecretKey: cfg.AWSSecretAccessKey})
+	if err != nil {
+		return fmt.Errorf("server: STORAGE_URL: %w", err)
+	}
+	const mb = 1 << 20
+	svc.UseStorage(st, app.UploadOptions{
+		MaxImage: int64(cfg.UploadMaxImageMB) * mb, MaxVideo: int64(cfg.UploadMaxVideoMB) * mb,
+		MaxDocument: int64(cfg.UploadMaxDocumentMB) * mb, PartSize: int64(cfg.UploadPartSizeMB) * mb,
+		Retention: time.Duration(cfg.UploadRetentionDays) * 24 * time.Hour, AllowPrivateURLs: cfg.AllowPrivateURLs,
+	})
+	return nil
 }
 
 // headAsGet answers HEAD like GET (monitors use it); net/http drops the body of a HEAD response.

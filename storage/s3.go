@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
@@ -100,7 +101,12 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, size int64, conte
 	if size >= 0 {
 		in.ContentLength = aws.Int64(size)
 	}
-	if _, err := s.client.PutObject(ctx, in); err != nil {
+	var opts []func(*s3.Options)
+	if _, ok := r.(io.ReadSeeker); !ok {
+		// A stream cannot be hashed before sending: sign it as UNSIGNED-PAYLOAD.
+		opts = append(opts, s3.WithAPIOptions(v4.SwapComputePayloadSHA256ForUnsignedPayloadMiddleware))
+	}
+	if _, err := s.client.PutObject(ctx, in, opts...); err != nil {
 		return fmt.Errorf("storage: s3 put %s: %w", key, err)
 	}
 	return nil

@@ -92,6 +92,11 @@ func testBackend(t *testing.T, s storage.Storage) {
 		_, err = s.Size(ctx, "org/a.bin")
 		require.ErrorIs(t, err, storage.ErrNotFound)
 		require.NoError(t, s.Delete(ctx, "org/a.bin"), "deleting a missing object is not an error")
+		// A stream that cannot seek is stored too.
+		require.NoError(t, s.Put(ctx, "org/s.bin", io.MultiReader(bytes.NewReader(data[:10]), bytes.NewReader(data[10:100])), 100, ""))
+		n, err = s.Size(ctx, "org/s.bin")
+		require.NoError(t, err)
+		require.EqualValues(t, 100, n)
 	})
 
 	t.Run("signed put and get", func(t *testing.T) {

@@ -6,6 +6,8 @@ package store
 
 import (
 	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 type ApiKey struct {
@@ -108,6 +110,14 @@ type PlatformStatus struct {
 	UpdatedAt time.Time
 }
 
+type PostUpload struct {
+	PostID    string
+	UploadID  string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	DeletedAt *time.Time
+}
+
 type Team struct {
 	ID             string
 	OrganizationID string
@@ -117,6 +127,44 @@ type Team struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
+}
+
+type Upload struct {
+	ID             string
+	OrganizationID string
+	TeamID         *string
+	CreatedByID    *string
+	Type           string
+	Mime           string
+	Ext            string
+	Path           string
+	ThumbnailPath  *string
+	IconPath       *string
+	ExternalLink   *string
+	Width          pgtype.Int4
+	Height         pgtype.Int4
+	FileSize       int64
+	VideoLength    pgtype.Float8
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeletedAt      *time.Time
+	PurgedAt       *time.Time
+}
+
+type UploadSession struct {
+	ID             string
+	OrganizationID string
+	TeamID         *string
+	CreatedByID    *string
+	Path           string
+	DeclaredMime   string
+	FileSize       pgtype.Int8
+	MultipartID    *string
+	PartSize       pgtype.Int8
+	UploadID       *string
+	CreatedAt      time.Time
+	CompletedAt    *time.Time
+	AbortedAt      *time.Time
 }
 
 type User struct {
