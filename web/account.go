@@ -1,17 +1,166 @@
 package web
 
 import (
+	"strings"
+
 	"github.com/a-h/templ"
+	echosession "github.com/labstack/echo-contrib/session"
 	"github.com/labstack/echo/v4"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/layout"
+	"github.com/crier/crier/views/pages/account"
+	"github.com/crier/crier/web/session"
+)
+
+// Route names of the account pages.
+const (
+	routeLogin            = "login"
+	routeLoginSubmit      = "login-submit"
+	routeSignup           = "signup"
+	routeSignupSubmit     = "signup-submit"
+	routeLogout           = "logout"
+	routeForgotPassword   = "forgot-password"
+	routeForgotSubmit     = "forgot-password-submit"
+	routeResetPassword    = "reset-password"
+	routeResetSubmit      = "reset-password-submit"
+	routeVerifyEmail      = "verify-email"
+	routeResendVerify     = "verify-email-resend"
+	routeAcceptInvitation = "accept-invitation"
+	routeAcceptSubmit     = "accept-invitation-submit"
+	routeProfile          = "profile"
+	routeProfileSubmit    = "profile-submit"
+	routeProfilePassword  = "profile-password"
+	routeNewOrganization  = "new-organization"
+	routeCreateOrg        = "create-organization"
+	routeSwitchOrg        = "switch-organization"
+	routeDevMailbox       = "dev-mailbox"
+	routeDevMail          = "dev-mail"
+)
+
+// Paths of the account pages' form posts that have no page of their own.
+const (
+	pathResendVerification = pathVerifyEmail + "/resend"
+	pathProfilePassword    = pathProfile + "/password"
 )
 
 // registerAccount mounts the account pages: sign-up, sign-in, sign-out, password reset, email
 // verification, invitations, profile, organization creation and switching, the dev mailbox.
 func (h *Handler) registerAccount(e *echo.Echo, public, signedIn []echo.MiddlewareFunc) {
+	e.GET(pathSignup, h.signupPage, public...).Name = routeSignup
+	e.POST(pathSignup, h.signupSubmit, public...).Name = routeSignupSubmit
+	e.GET(pathLogin, h.loginPage, public...).Name = routeLogin
+	e.POST(pathLogin, h.loginSubmit, public...).Name = routeLoginSubmit
+	e.POST(pathLogout, h.logout, public...).Name = routeLogout
+	e.GET(pathForgotPassword, h.forgotPage, public...).Name = routeForgotPassword
+	e.POST(pathForgotPassword, h.forgotSubmit, public...).Name = routeForgotSubmit
+	e.GET(pathResetPassword, h.resetPage, public...).Name = routeResetPassword
+	e.POST(pathResetPassword, h.resetSubmit, public...).Name = routeResetSubmit
+	e.GET(pathVerifyEmail, h.verifyEmail, public...).Name = routeVerifyEmail
+	e.POST(pathResendVerification, h.resendVerification, signedIn...).Name = routeResendVerify
+	e.GET(pathAcceptInvitation, h.invitationPage, public...).Name = routeAcceptInvitation
+	e.POST(pathAcceptInvitation, h.invitationSubmit, public...).Name = routeAcceptSubmit
+
+	e.GET(pathProfile, h.profilePage, signedIn...).Name = routeProfile
+	e.POST(pathProfile, h.profileSubmit, signedIn...).Name = routeProfileSubmit
+	e.POST(pathProfilePassword, h.passwordSubmit, signedIn...).Name = routeProfilePassword
+	e.GET(pathNewOrganization, h.newOrganizationPage, signedIn...).Name = routeNewOrganization
+	e.POST(pathNewOrganization, h.createOrganization, signedIn...).Name = routeCreateOrg
+	e.POST(pathSwitchOrg, h.switchOrganization, signedIn...).Name = routeSwitchOrg
+
+	// The dev mailbox is a development tool: no sign-in (whoever signed up in another browser can
+	// read their mail), and absent in production.
+	if !h.production {
+		e.GET(pathDevMailbox, h.devMailbox, public...).Name = routeDevMailbox
+		e.GET(pathDevMailbox+"/:id", h.devMail, public...).Name = routeDevMail
+	}
 }
 
 // viewerSlots are the top bar's organization switcher and user menu for the signed-in user (nil
 // slots show placeholders).
 func (h *Handler) viewerSlots(c echo.Context) (org, user templ.Component) {
-	return nil, nil
+	v := viewer(c)
+	if v == nil {
+		return nil, nil
+	}
+	menu := layout.OrgMenu{SwitchURL: templ.SafeURL(pathSwitchOrg), NewURL: templ.SafeURL(pathNewOrganization)}
+	for _, m := range v.Memberships {
+		current := v.CurrentOrganizationID != nil && *v.CurrentOrganizationID == m.OrganizationID
+		item := layout.OrgItem{ID: m.OrganizationID, Name: m.OrganizationName, Role: roleLabel(m.Role), Current: current}
+		if current {
+			menu.Current, menu.Role = item.Name, item.Role
+		}
+		menu.Items = append(menu.Items, item)
+	}
+	u := layout.UserMenu{Name: displayName(v.User), Email: v.User.Email,
+		ProfileURL: templ.SafeURL(pathProfile), LogoutURL: templ.SafeURL(pathLogout)}
+	return layout.OrgSwitcher(menu), layout.UserMenuView(u)
+}
+
+// viewerBanner asks a signed-in user whose address is not verified yet to verify it.
+func (h *Handler) viewerBanner(c echo.Context) templ.Component {
+	v := viewer(c)
+	if v == nil || v.User.EmailVerifiedAt != nil {
+		return nil
+	}
+	return layout.Banner(layout.VerifyBanner{Email: v.User.Email, ResendURL: pathResendVerification})
+}
+
+// sessionUser is who the session cookie of a public page belongs to, when it is still valid (a
+// public page never requires it; it only adapts: signed-in users skip /login, for instance).
+func (h *Handler) sessionUser(c echo.Context) *app.Principal {
+	sess, _ := echosession.Get(SessionCookie, c)
+	if sess == nil {
+		return nil
+	}
+	d, ok := session.Get(sess)
+	if !ok {
+		return nil
+	}
+	p, err := h.svc.AuthenticateSession(c.Request().Context(), d.UserID, d.OrganizationID, d.Generation)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// authFrame is the frame of a signed-out page titled title.
+func (h *Handler) authFrame(c echo.Context, title string) account.Frame {
+	return account.Frame{Page: page(title), Flashes: h.takeFlashes(c), Docs: templ.SafeURL(pathDocs)}
+}
+
+// accountLinks are the account pages the cards point to.
+func accountLinks() account.Links {
+	return account.Links{Login: templ.SafeURL(pathLogin), Signup: templ.SafeURL(pathSignup),
+		ForgotPassword: templ.SafeURL(pathForgotPassword), Home: templ.SafeURL(pathHome)}
+}
+
+// displayName is a user's full name, else their email.
+func displayName(u app.User) string {
+	var parts []string
+	for _, p := range []*string{u.FirstName, u.LastName} {
+		if p != nil && strings.TrimSpace(*p) != "" {
+			parts = append(parts, strings.TrimSpace(*p))
+		}
+	}
+	if len(parts) == 0 {
+		return u.Email
+	}
+	return strings.Join(parts, " ")
+}
+
+// roleLabel says a role in words ("Owner").
+func roleLabel(r app.Role) string {
+	s := strings.ToLower(string(r))
+	if s == "" {
+		return ""
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

@@ -32,6 +32,8 @@ type Handler struct {
 	sessions sessions.Store
 	csrf     echo.MiddlewareFunc
 	nav      []layout.NavGroup
+	// production hides the development pages (the dev mailbox).
+	production bool
 }
 
 // New builds the dashboard handler. Deps.Secret must not be empty.
@@ -49,6 +51,8 @@ func New(d Deps) *Handler {
 		sessions: NewSessionStore(d.Secret, d.Production),
 		csrf:     csrfMiddleware(d.Production),
 		nav:      navigation(),
+
+		production: d.Production,
 	}
 }
 

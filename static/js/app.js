@@ -68,4 +68,34 @@
   document.addEventListener("htmx:load", function (ev) {
     if (ev.target instanceof Element) autohide(ev.target);
   });
+
+  // Top bar menus (organization switcher, user menu): <details data-menu> disclosures, so they work
+  // without this file; here they close on Escape (focus back to their trigger), on a click outside,
+  // and when another menu opens.
+  function openMenus() { return document.querySelectorAll("details[data-menu][open]"); }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    openMenus().forEach(function (m) {
+      if (!t || !m.contains(t)) m.removeAttribute("open");
+    });
+  });
+
+  document.addEventListener("toggle", function (ev) {
+    var d = ev.target;
+    if (!(d instanceof HTMLDetailsElement) || !d.hasAttribute("data-menu") || !d.open) return;
+    openMenus().forEach(function (m) {
+      if (m !== d) m.removeAttribute("open");
+    });
+  }, true);
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Escape") return;
+    openMenus().forEach(function (m) {
+      var hadFocus = m.contains(document.activeElement);
+      m.removeAttribute("open");
+      var s = m.querySelector("summary");
+      if (s && hadFocus) s.focus();
+    });
+  });
 })();

@@ -1,0 +1,119 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/pages/account"
+)
+
+// passwordFields are never echoed back into a re-rendered form.
+var secretFields = map[string]bool{"password": true, "confirmPassword": true, "currentPassword": true, "newPassword": true}
+
+// bindForm reads the named fields of a posted form, in display order (what was typed is kept,
+// passwords aside, for a re-render).
+func bindForm(c echo.Context, fields ...string) (account.Form, map[string]string) {
+	f := account.NewForm(fields...)
+	raw := make(map[string]string, len(fields))
+	for _, name := range fields {
+		v := c.FormValue(name)
+		raw[name] = v
+		if !secretFields[name] {
+			f.Values[name] = v
+		}
+	}
+	return f, raw
+}
+
+// formError puts a Service error on the form: each issue beside the field its path names, issues
+// about no field of the form (and errors without issues) in the form's message. Errors that are not
+// the user's to fix (internal ones) are returned, to become the error page.
+func formError(f *account.Form, err error) error {
+	code := app.ErrorCode(err)
+	if code == app.EInternal || code == "" {
+		return err
+	}
+	issues := app.ErrorIssues(err)
+	placed := false
+	for _, is := range issues {
+		name := ""
+		if len(is.Path) > 0 {
+			name = fmt.Sprint(is.Path[0])
+		}
+		if inForm(f, name) {
+			if f.Errors[name] == "" {
+				f.Errors[name] = issueMessage(is)
+			}
+			placed = true
+			continue
+		}
+		if f.Message == "" {
+			f.Message = issueMessage(is)
+			placed = true
+		}
+	}
+	if !placed {
+		f.Message = app.ErrorMessage(err)
+	}
+	return nil
+}
+
+// fieldError sets one field's error (checks the handler makes before the Service, e.g. that a
+// password was typed the same twice).
+func fieldError(f *account.Form, name, message string) {
+	if f.Errors[name] == "" {
+		f.Errors[name] = message
+	}
+}
+
+func inForm(f *account.Form, name string) bool {
+	for _, n := range f.Fields {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	atLeastRe = regexp.MustCompile(`^String must contain at least (\d+) character\(s\)$`)
+	atMostRe  = regexp.MustCompile(`^String must contain at most (\d+) character\(s\)$`)
+)
+
+// issueMessage says an issue the way a form does (the Service speaks the API's zod dialect).
+func issueMessage(is app.Issue) string {
+	m := is.Message
+	if s := atLeastRe.FindStringSubmatch(m); s != nil {
+		if n, _ := strconv.Atoi(s[1]); n <= 1 {
+			return "This field is required"
+		}
+		return "Use at least " + s[1] + " characters"
+	}
+	if s := atMostRe.FindStringSubmatch(m); s != nil {
+		return "Use at most " + s[1] + " characters"
+	}
+	switch m {
+	case "Invalid email":
+		return "Enter a valid email address, like name@company.com"
+	case "Required":
+		return "This field is required"
+	}
+	return strings.TrimSuffix(m, ".")
+}
+
+// renderForm answers a form: an invalid form gets 422 as a full page (browsers show it like any
+// page) and 200 as an htmx fragment (htmx does not swap 4xx answers by default).
+func renderForm(c echo.Context, invalid bool, full, fragment templ.Component) error {
+	status := http.StatusOK
+	if invalid && !isFragmentRequest(c.Request()) {
+		status = http.StatusUnprocessableEntity
+	}
+	return render(c, status, full, fragment)
+}
