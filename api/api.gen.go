@@ -1425,6 +1425,36 @@ func (e NetworkType) Valid() bool {
 	}
 }
 
+// Defines values for NotificationType.
+const (
+	ACCOUNTNEEDSRECONNECT NotificationType = "ACCOUNT_NEEDS_RECONNECT"
+	CREDITEXHAUSTED       NotificationType = "CREDIT_EXHAUSTED"
+	CREDITLOW             NotificationType = "CREDIT_LOW"
+	IMPORTFINISHED        NotificationType = "IMPORT_FINISHED"
+	POSTFAILED            NotificationType = "POST_FAILED"
+	WEBHOOKDEACTIVATED    NotificationType = "WEBHOOK_DEACTIVATED"
+)
+
+// Valid indicates whether the value is a known member of the NotificationType enum.
+func (e NotificationType) Valid() bool {
+	switch e {
+	case ACCOUNTNEEDSRECONNECT:
+		return true
+	case CREDITEXHAUSTED:
+		return true
+	case CREDITLOW:
+		return true
+	case IMPORTFINISHED:
+		return true
+	case POSTFAILED:
+		return true
+	case WEBHOOKDEACTIVATED:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OrgOwnerRole.
 const (
 	OrgOwnerRoleADMIN    OrgOwnerRole = "ADMIN"
@@ -6381,6 +6411,28 @@ type NetworkLimits struct {
 // NetworkType Social network identifier.
 type NetworkType string
 
+// Notification An in-app notification of one member. Designed: the spec shows no notification shapes.
+type Notification struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Data Ids of what it is about (postId, webhookId …).
+	Data *map[string]interface{} `json:"data,omitempty"`
+	Id   string                  `json:"id"`
+
+	// Link Dashboard path of what it is about.
+	Link    *string    `json:"link,omitempty"`
+	Message string     `json:"message"`
+	Read    bool       `json:"read"`
+	ReadAt  *time.Time `json:"readAt,omitempty"`
+	Title   string     `json:"title"`
+
+	// Type What a notification is about. Designed.
+	Type NotificationType `json:"type"`
+}
+
+// NotificationType What a notification is about. Designed.
+type NotificationType string
+
 // OrgOwner The user who created the organization.
 type OrgOwner struct {
 	AvatarUrl     *string      `json:"avatarUrl,omitempty"`
@@ -9400,6 +9452,14 @@ type MiscYoutubeGetVideoCategoriesParams struct {
 
 	// RegionCode ISO 3166-1 alpha-2 country code (e.g., 'US', 'GB', 'PL'). Defaults to 'US'
 	RegionCode *string `form:"regionCode,omitempty" json:"regionCode,omitempty"`
+}
+
+// NotificationGetListParams defines parameters for NotificationGetList.
+type NotificationGetListParams struct {
+	// Unread true: only unread notifications.
+	Unread *bool `form:"unread,omitempty" json:"unread,omitempty"`
+	Offset *int  `form:"offset,omitempty" json:"offset,omitempty"`
+	Limit  *int  `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
 // OrganizationGetAuditLogParams defines parameters for OrganizationGetAuditLog.
@@ -13407,6 +13467,15 @@ type ServerInterface interface {
 	// MiscYoutubeGetVideoCategories Get YouTube video categories
 	// (GET /api/v1/misc/youtube/video-categories)
 	MiscYoutubeGetVideoCategories(ctx echo.Context, params MiscYoutubeGetVideoCategoriesParams) error
+	// NotificationGetList List the caller's notifications
+	// (GET /api/v1/notification)
+	NotificationGetList(ctx echo.Context, params NotificationGetListParams) error
+	// NotificationMarkAllRead Mark all of the caller's notifications read
+	// (POST /api/v1/notification/read-all)
+	NotificationMarkAllRead(ctx echo.Context) error
+	// NotificationMarkRead Mark one notification read
+	// (POST /api/v1/notification/{id}/read)
+	NotificationMarkRead(ctx echo.Context, id string) error
 	// OrganizationGetOrganization Get organization
 	// (GET /api/v1/organization)
 	OrganizationGetOrganization(ctx echo.Context) error
@@ -16745,6 +16814,63 @@ func (w *ServerInterfaceWrapper) MiscYoutubeGetVideoCategories(ctx echo.Context)
 	return err
 }
 
+// NotificationGetList converts echo context to params.
+func (w *ServerInterfaceWrapper) NotificationGetList(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params NotificationGetListParams
+	// ------------- Optional query parameter "unread" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "unread", ctx.QueryParams(), &params.Unread, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter unread: %s", err))
+	}
+
+	// ------------- Optional query parameter "offset" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "offset", ctx.QueryParams(), &params.Offset, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter offset: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.NotificationGetList(ctx, params)
+	return err
+}
+
+// NotificationMarkAllRead converts echo context to params.
+func (w *ServerInterfaceWrapper) NotificationMarkAllRead(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.NotificationMarkAllRead(ctx)
+	return err
+}
+
+// NotificationMarkRead converts echo context to params.
+func (w *ServerInterfaceWrapper) NotificationMarkRead(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.NotificationMarkRead(ctx, id)
+	return err
+}
+
 // OrganizationGetOrganization converts echo context to params.
 func (w *ServerInterfaceWrapper) OrganizationGetOrganization(ctx echo.Context) error {
 	var err error
@@ -18351,6 +18477,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/api/v1/misc/youtube/video", wrapper.MiscYoutubeDeleteVideo, options.OperationMiddlewares["misc.youtube.deleteVideo"]...)
 	router.PATCH(options.BaseURL+"/api/v1/misc/youtube/video", wrapper.MiscYoutubeEditVideo, options.OperationMiddlewares["misc.youtube.editVideo"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/youtube/video-categories", wrapper.MiscYoutubeGetVideoCategories, options.OperationMiddlewares["misc.youtube.getVideoCategories"]...)
+	router.GET(options.BaseURL+"/api/v1/notification", wrapper.NotificationGetList, options.OperationMiddlewares["notification.getList"]...)
+	router.POST(options.BaseURL+"/api/v1/notification/read-all", wrapper.NotificationMarkAllRead, options.OperationMiddlewares["notification.markAllRead"]...)
+	router.POST(options.BaseURL+"/api/v1/notification/:id/read", wrapper.NotificationMarkRead, options.OperationMiddlewares["notification.markRead"]...)
 	router.GET(options.BaseURL+"/api/v1/organization", wrapper.OrganizationGetOrganization, options.OperationMiddlewares["organization.getOrganization"]...)
 	router.GET(options.BaseURL+"/api/v1/organization/audit-log", wrapper.OrganizationGetAuditLog, options.OperationMiddlewares["organization.getAuditLog"]...)
 	router.POST(options.BaseURL+"/api/v1/organization/create", wrapper.OrganizationCreate, options.OperationMiddlewares["organization.create"]...)
@@ -39318,6 +39447,332 @@ func (response MiscYoutubeGetVideoCategories502JSONResponse) VisitMiscYoutubeGet
 	return err
 }
 
+type NotificationGetListRequestObject struct {
+	Params NotificationGetListParams
+}
+
+type NotificationGetListResponseObject interface {
+	VisitNotificationGetListResponse(w http.ResponseWriter) error
+}
+
+type NotificationGetList200JSONResponse struct {
+	Items       []Notification `json:"items"`
+	Total       int            `json:"total"`
+	UnreadCount int            `json:"unreadCount"`
+}
+
+func (response NotificationGetList200JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response NotificationGetList400JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response NotificationGetList401JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response NotificationGetList403JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response NotificationGetList404JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response NotificationGetList429JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationGetList500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response NotificationGetList500JSONResponse) VisitNotificationGetListResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllReadRequestObject struct {
+}
+
+type NotificationMarkAllReadResponseObject interface {
+	VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error
+}
+
+type NotificationMarkAllRead200JSONResponse struct {
+	Success bool `json:"success"`
+
+	// Updated How many notifications were unread.
+	Updated int `json:"updated"`
+}
+
+func (response NotificationMarkAllRead200JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response NotificationMarkAllRead400JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response NotificationMarkAllRead401JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response NotificationMarkAllRead403JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response NotificationMarkAllRead404JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response NotificationMarkAllRead429JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkAllRead500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response NotificationMarkAllRead500JSONResponse) VisitNotificationMarkAllReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkReadRequestObject struct {
+	Id string `json:"id"`
+}
+
+type NotificationMarkReadResponseObject interface {
+	VisitNotificationMarkReadResponse(w http.ResponseWriter) error
+}
+
+type NotificationMarkRead200JSONResponse Notification
+
+func (response NotificationMarkRead200JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response NotificationMarkRead400JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response NotificationMarkRead401JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response NotificationMarkRead403JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response NotificationMarkRead404JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response NotificationMarkRead429JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type NotificationMarkRead500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response NotificationMarkRead500JSONResponse) VisitNotificationMarkReadResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type OrganizationGetOrganizationRequestObject struct {
 }
 
@@ -49186,6 +49641,15 @@ type StrictServerInterface interface {
 	// MiscYoutubeGetVideoCategories Get YouTube video categories
 	// (GET /api/v1/misc/youtube/video-categories)
 	MiscYoutubeGetVideoCategories(ctx context.Context, request MiscYoutubeGetVideoCategoriesRequestObject) (MiscYoutubeGetVideoCategoriesResponseObject, error)
+	// NotificationGetList List the caller's notifications
+	// (GET /api/v1/notification)
+	NotificationGetList(ctx context.Context, request NotificationGetListRequestObject) (NotificationGetListResponseObject, error)
+	// NotificationMarkAllRead Mark all of the caller's notifications read
+	// (POST /api/v1/notification/read-all)
+	NotificationMarkAllRead(ctx context.Context, request NotificationMarkAllReadRequestObject) (NotificationMarkAllReadResponseObject, error)
+	// NotificationMarkRead Mark one notification read
+	// (POST /api/v1/notification/{id}/read)
+	NotificationMarkRead(ctx context.Context, request NotificationMarkReadRequestObject) (NotificationMarkReadResponseObject, error)
 	// OrganizationGetOrganization Get organization
 	// (GET /api/v1/organization)
 	OrganizationGetOrganization(ctx context.Context, request OrganizationGetOrganizationRequestObject) (OrganizationGetOrganizationResponseObject, error)
@@ -55822,6 +56286,79 @@ func (sh *strictHandler) MiscYoutubeGetVideoCategories(ctx echo.Context, params 
 		return err
 	} else if validResponse, ok := response.(MiscYoutubeGetVideoCategoriesResponseObject); ok {
 		return validResponse.VisitMiscYoutubeGetVideoCategoriesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// NotificationGetList operation middleware
+func (sh *strictHandler) NotificationGetList(ctx echo.Context, params NotificationGetListParams) error {
+	var request NotificationGetListRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.NotificationGetList(ctx.Request().Context(), request.(NotificationGetListRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NotificationGetList")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(NotificationGetListResponseObject); ok {
+		return validResponse.VisitNotificationGetListResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// NotificationMarkAllRead operation middleware
+func (sh *strictHandler) NotificationMarkAllRead(ctx echo.Context) error {
+	var request NotificationMarkAllReadRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.NotificationMarkAllRead(ctx.Request().Context(), request.(NotificationMarkAllReadRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NotificationMarkAllRead")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(NotificationMarkAllReadResponseObject); ok {
+		return validResponse.VisitNotificationMarkAllReadResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// NotificationMarkRead operation middleware
+func (sh *strictHandler) NotificationMarkRead(ctx echo.Context, id string) error {
+	var request NotificationMarkReadRequestObject
+
+	request.Id = id
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.NotificationMarkRead(ctx.Request().Context(), request.(NotificationMarkReadRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "NotificationMarkRead")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(NotificationMarkReadResponseObject); ok {
+		return validResponse.VisitNotificationMarkReadResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}

@@ -892,6 +892,21 @@ func (Unimplemented) MiscYoutubeGetVideoCategories(_ context.Context, _ MiscYout
 	return nil, notImplemented("GET /api/v1/misc/youtube/video-categories")
 }
 
+// NotificationGetList answers 501 until its capability lands.
+func (Unimplemented) NotificationGetList(_ context.Context, _ NotificationGetListRequestObject) (NotificationGetListResponseObject, error) {
+	return nil, notImplemented("GET /api/v1/notification")
+}
+
+// NotificationMarkAllRead answers 501 until its capability lands.
+func (Unimplemented) NotificationMarkAllRead(_ context.Context, _ NotificationMarkAllReadRequestObject) (NotificationMarkAllReadResponseObject, error) {
+	return nil, notImplemented("POST /api/v1/notification/read-all")
+}
+
+// NotificationMarkRead answers 501 until its capability lands.
+func (Unimplemented) NotificationMarkRead(_ context.Context, _ NotificationMarkReadRequestObject) (NotificationMarkReadResponseObject, error) {
+	return nil, notImplemented("POST /api/v1/notification/{id}/read")
+}
+
 // OrganizationGetOrganization answers 501 until its capability lands.
 func (Unimplemented) OrganizationGetOrganization(_ context.Context, _ OrganizationGetOrganizationRequestObject) (OrganizationGetOrganizationResponseObject, error) {
 	return nil, notImplemented("GET /api/v1/organization")

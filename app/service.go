@@ -33,6 +33,7 @@ type Service struct {
 	q      *store.Queries
 	jobs   Enqueuer
 	mailer Mailer
+	hooks  *webhookRuntime // UseWebhooks
 	log    *slog.Logger
 	opts   Options
 	now    func() time.Time

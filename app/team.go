@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -237,18 +236,6 @@ func (s *Service) recordTeamChange(ctx context.Context, tx pgx.Tx, pr *Principal
 		return err
 	}
 	return s.emit(ctx, tx, pr.OrganizationID, kind, t)
-}
-
-// emit writes an event to the outbox in tx; the webhooks capability fans it out to subscribers.
-func (s *Service) emit(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any) error {
-	b, err := json.Marshal(payload)
-	if err != nil {
-		return fmt.Errorf("app: event %s: %w", kind, err)
-	}
-	if _, err := s.q.WithTx(tx).InsertEvent(ctx, store.InsertEventParams{OrganizationID: orgID, Kind: kind, Payload: b}); err != nil {
-		return fmt.Errorf("app: event %s: %w", kind, err)
-	}
-	return nil
 }
 
 func teamFromRow(r store.Team) Team {

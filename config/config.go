@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -34,6 +35,9 @@ type Config struct {
 	StripeAPIBase       string
 
 	AllowPrivateURLs bool
+	// WebhookDeactivateAfter: a webhook whose deliveries all failed for this long is deactivated
+	// (WEBHOOK_DEACTIVATE_AFTER, a Go duration such as 72h; default 72h).
+	WebhookDeactivateAfter time.Duration
 
 	// S3 credentials of STORAGE_URL=s3://… (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY).
 	AWSAccessKeyID     string
@@ -99,6 +103,16 @@ func Load(getenv Getenv) (Config, error) {
 			fail(b.name, "%v", err)
 		}
 		*b.dst = v
+	}
+
+	c.WebhookDeactivateAfter = 72 * time.Hour
+	if v := strings.TrimSpace(getenv("WEBHOOK_DEACTIVATE_AFTER")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			fail("WEBHOOK_DEACTIVATE_AFTER", "must be a duration of at least 1m (e.g. 72h), got %q", v)
+		} else {
+			c.WebhookDeactivateAfter = d
+		}
 	}
 
 	c.SMTPURL = getenv("SMTP_URL")

@@ -47,6 +47,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 	if opts.Work {
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
+		addWebhookWorkers(workers, svc)
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
 		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 		cfg.Workers = workers
@@ -57,6 +58,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 				&river.PeriodicJobOpts{RunOnStart: true}),
 			uploadCleanupJob(),
 		}
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
 		if opts.FetchPoll > 0 {
 			cfg.FetchCooldown = opts.FetchPoll
 			cfg.FetchPollInterval = opts.FetchPoll

@@ -16,7 +16,7 @@ import (
 type tenant struct {
 	cookie string
 	key    string
-	ids    map[string]string // "team", "apiKey", "member", "invitation" → id
+	ids    map[string]string // "team", "apiKey", "member", "invitation", "webhook", "notification" … → id
 }
 
 func newTenant(t *testing.T, srv *servertest.Server) tenant {
@@ -39,6 +39,7 @@ func newTenant(t *testing.T, srv *servertest.Server) tenant {
 	require.NoError(t, json.Unmarshal(b, &inv))
 	require.NotEmpty(t, inv.ID)
 	tn.ids["invitation"] = inv.ID
+	addWebhookTenantIDs(t, srv, &tn)
 	return tn
 }
 
@@ -76,6 +77,14 @@ var isolationCases = []struct {
 	{http.MethodDelete, "/api/v1/user/members/{id}", "member", ""},
 	{http.MethodDelete, "/api/v1/user/invitations/{id}", "invitation", ""},
 	{http.MethodGet, "/api/v1/organization/usage/imports?teamId={id}", "team", ""},
+	{http.MethodGet, "/api/v1/webhook/{id}", "webhook", ""},
+	{http.MethodPatch, "/api/v1/webhook/{id}", "webhook", `{"active":false}`},
+	{http.MethodDelete, "/api/v1/webhook/{id}", "webhook", ""},
+	{http.MethodPost, "/api/v1/webhook/{id}/rotate-secret", "webhook", ""},
+	{http.MethodPost, "/api/v1/webhook/{id}/test", "webhook", ""},
+	{http.MethodGet, "/api/v1/webhook/{id}/deliveries", "webhook", ""},
+	{http.MethodPost, "/api/v1/webhook/{id}/resend", "webhookDelivery", ""}, // {id} = WEBHOOK/deliveries/DELIVERY
+	{http.MethodPost, "/api/v1/notification/{id}/read", "notification", ""},
 	{http.MethodGet, "/api/v1/upload/{id}", "upload", ""},
 	{http.MethodDelete, "/api/v1/upload/{id}", "upload", ""},
 	{http.MethodDelete, "/api/v1/upload", "upload", `{"ids":["{id}"]}`},
@@ -108,7 +117,8 @@ func TestTenantIsolation(t *testing.T) {
 		}
 	}
 	// Lists never show the victim's things.
-	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/user/invitations", "/api/v1/organization", "/api/v1/organization/audit-log", "/api/v1/upload"} {
+	for _, path := range []string{"/api/v1/team", "/api/v1/api-key", "/api/v1/user/members", "/api/v1/user/invitations", "/api/v1/organization", "/api/v1/organization/audit-log",
+		"/api/v1/webhook", "/api/v1/notification", "/api/v1/upload"} {
 		res, b := do(t, http.MethodGet, srv.URL+path, "", "x-api-key", attacker.key)
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		for _, id := range victim.ids {

@@ -102,6 +102,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 	}
 	s.River = client
 	s.Service.UseJobs(client)
+	if err := s.Service.UseWebhooks(app.WebhookOptions{Secret: cfg.Secret, AllowPrivateURLs: cfg.AllowPrivateURLs,
+		RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter}); err != nil {
+		s.Close()
+		return nil, err
+	}
 	if opts.HTTP {
 		e, err := newEcho(cfg, s.Service, log)
 		if err != nil {

@@ -79,6 +79,20 @@ type Membership struct {
 	UpdatedAt      time.Time
 }
 
+type Notification struct {
+	ID             string
+	OrganizationID string
+	UserID         string
+	Type           string
+	Title          string
+	Message        string
+	Link           *string
+	Data           []byte
+	EventID        *string
+	ReadAt         *time.Time
+	CreatedAt      time.Time
+}
+
 type Organization struct {
 	ID                        string
 	CreatedByID               string
@@ -192,4 +206,36 @@ type UserToken struct {
 	CreatedAt time.Time
 	ExpiresAt time.Time
 	UsedAt    *time.Time
+}
+
+type Webhook struct {
+	ID                  string
+	OrganizationID      string
+	Url                 string
+	Events              []string
+	Active              bool
+	SecretEnc           []byte
+	PreviousSecretEnc   []byte
+	PreviousSecretUntil *time.Time
+	FailingSince        *time.Time
+	DeactivatedAt       *time.Time
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+}
+
+type WebhookDelivery struct {
+	ID             string
+	OrganizationID string
+	WebhookID      string
+	EventID        string
+	Event          string
+	Payload        []byte
+	Attempt        int32
+	Status         string
+	ResponseCode   pgtype.Int4
+	ResponseBody   *string
+	DurationMs     pgtype.Int4
+	NextAttemptAt  *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
 }
