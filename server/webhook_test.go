@@ -217,6 +217,12 @@ func TestWebhookDeliveriesAreSignedAndVerifiable(t *testing.T) {
 	emit(t, srv, orgID, app.EventPostPublished, map[string]any{"id": "post-1", "status": "POSTED", "teamId": team.ID})
 	// A kind the webhook does not subscribe to is not delivered.
 	emit(t, srv, orgID, app.EventCommentReceived, map[string]any{"id": "c-1"})
+	// An event of a change that rolls back is never sent: the event and its fan-out job go together.
+	ctx := context.Background()
+	tx, err := srv.Pool.Begin(ctx)
+	require.NoError(t, err)
+	require.NoError(t, srv.Service.Emit(ctx, tx, orgID, app.EventTeamCreated, map[string]any{"id": "rolled-back"}))
+	require.NoError(t, tx.Rollback(ctx))
 
 	kinds := []string{"team.created", "team.updated", "team.deleted", "social-account.created", "post.published"}
 	eventually(t, "five deliveries", func() bool { return len(rcv.requests()) >= 5 })
@@ -249,8 +255,9 @@ func TestWebhookDeliveriesAreSignedAndVerifiable(t *testing.T) {
 		require.Contains(t, created.Data, f)
 	}
 
-	time.Sleep(200 * time.Millisecond) // the unsubscribed event had its chance
+	time.Sleep(200 * time.Millisecond) // the unsubscribed and rolled-back events had their chance
 	require.Len(t, rcv.requests(), 5)
+	require.Len(t, rcv.delivered("team.created"), 1)
 	items, total := listDeliveries(t, srv, key, hook.ID, "?status=SUCCESS")
 	require.Equal(t, 5, total)
 	for _, d := range items {
