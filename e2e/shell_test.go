@@ -7,14 +7,21 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The dashboard home renders with the network status, and the navigation reaches each area.
+// The dashboard home renders with the network status, and the navigation reaches each area. The
+// dashboard needs a signed-in user: the journey starts by signing up.
 func TestDashboardShellJourney(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
+	expect := playwright.NewPlaywrightAssertions()
+
+	// Signed out, / asks to sign in.
 	_, err := b.page.Goto("/")
 	require.NoError(t, err)
+	require.NoError(t, b.page.WaitForURL(b.srv.URL+"/login"))
+	require.NoError(t, expect.Locator(b.page.Locator("h1")).ToHaveText("Sign in to Crier"))
+	signUpInBrowser(t, b, "Ada", testEmail("shell"), "")
+	require.NoError(t, expect.Locator(b.page.GetByTestId("current-org")).ToHaveText("Ada's organization"))
 
-	expect := playwright.NewPlaywrightAssertions()
 	require.NoError(t, expect.Locator(b.page.Locator("h1")).ToHaveText("Welcome to Crier"))
 	require.NoError(t, expect.Locator(b.page.GetByTestId("nav-home")).ToHaveAttribute("aria-current", "page"))
 	require.NoError(t, expect.Locator(b.page.GetByText("TikTok")).ToBeVisible())
