@@ -167,6 +167,7 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.Locator("#password").Fill("a long enough password"))
 	require.NoError(t, p.GetByTestId("login-submit").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("form-error")).ToHaveText("Invalid email or password"))
+	require.NoError(t, expect.Locator(p.GetByTestId("form-error")).ToBeFocused())
 	shot(t, b, "account-login-invalid")
 	require.NoError(t, p.Locator("#password").Fill("an even longer password"))
 	require.NoError(t, p.GetByTestId("login-submit").Click())

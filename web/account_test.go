@@ -296,6 +296,8 @@ func TestLoginErrorsAndNext(t *testing.T) {
 	doc = parse(t, rec)
 	require.Equal(t, "Invalid email or password", strings.TrimSpace(doc.Find(`[data-testid="form-error"]`).Text()))
 	require.Equal(t, "alert", doc.Find(`[data-testid="form-error"]`).AttrOr("role", ""))
+	_, focus := doc.Find(`[data-testid="form-error"]`).Attr("autofocus") // no field to focus: the message takes it
+	require.True(t, focus)
 	require.Equal(t, email, doc.Find(`input[name="email"]`).AttrOr("value", ""))
 	require.Equal(t, "/teams", doc.Find(`input[name="next"]`).AttrOr("value", ""))
 	require.Nil(t, cookie(rec, web.SessionCookie))
