@@ -14,8 +14,10 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -69,22 +71,29 @@ func buildTemplate(ctx context.Context) (string, error) {
 	if exists {
 		return name, nil
 	}
-	// Templates (and their shared clones) of other migration sets are dropped when nobody uses them;
-	// no FORCE: another checkout testing with its own migrations (an older branch, a colleague's
-	// work in progress) keeps its databases while it runs.
+	// Templates (and their shared clones) of other migration sets are dropped once a day has passed
+	// since they were built (the build time is the database's comment) and nobody uses them: another
+	// checkout testing with its own migrations (a colleague's work in progress, an older branch) keeps
+	// its databases while it works. `make test-clean` drops them all.
 	type database struct {
 		Name     string
 		Template bool
+		Built    *string
 	}
-	rows, err := admin.Query(ctx, "SELECT datname, datistemplate FROM pg_database WHERE datname LIKE 'crier\\_tmpl\\_%'")
+	rows, err := admin.Query(ctx, `SELECT datname, datistemplate, shobj_description(oid, 'pg_database')
+		FROM pg_database WHERE datname LIKE 'crier\_tmpl\_%'`)
 	if err != nil {
 		return "", err
 	}
-	stale, err := pgx.CollectRows(rows, pgx.RowToStructByPos[database])
+	others, err := pgx.CollectRows(rows, pgx.RowToStructByPos[database])
 	if err != nil {
 		return "", err
 	}
-	for _, db := range stale {
+	for _, db := range others {
+		built, err := time.Parse(time.RFC3339, strings.TrimPrefix(deref(db.Built), "built "))
+		if err == nil && time.Since(built) < 24*time.Hour {
+			continue
+		}
 		id := pgx.Identifier{db.Name}.Sanitize()
 		if _, err := admin.Exec(ctx, "ALTER DATABASE "+id+" WITH IS_TEMPLATE false"); err != nil {
 			continue
@@ -108,6 +117,9 @@ func buildTemplate(ctx context.Context) (string, error) {
 		return "", err
 	}
 	// Marked as template only once complete, so a crashed build is rebuilt rather than reused.
+	if _, err := admin.Exec(ctx, "COMMENT ON DATABASE "+ident+" IS 'built "+time.Now().UTC().Format(time.RFC3339)+"'"); err != nil {
+		return "", err
+	}
 	if _, err := admin.Exec(ctx, "ALTER DATABASE "+ident+" WITH IS_TEMPLATE true"); err != nil {
 		return "", err
 	}
@@ -231,4 +243,11 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
