@@ -72,7 +72,7 @@ func toTeamDetail(t app.TeamDetail) TeamDetail {
 	return TeamDetail{Id: base.Id, Name: base.Name, AvatarUrl: base.AvatarUrl, OrganizationId: base.OrganizationId,
 		CreatedById: base.CreatedById, CreatedAt: base.CreatedAt, UpdatedAt: base.UpdatedAt, DeletedAt: base.DeletedAt,
 		Organization: toOrganizationSummary(t.Organization), CreatedBy: toOrgOwner(t.CreatedBy),
-		Bots: []Bot{}, SocialAccounts: []SocialAccount{}}
+		Bots: []Bot{}, SocialAccounts: toSocialAccounts(t.SocialAccounts)}
 }
 
 func toOrganizationSummary(o app.Organization) OrganizationSummary {

@@ -29,14 +29,15 @@ type Options struct {
 
 // Service is the single service layer. Its methods scope every query by the caller's organization.
 type Service struct {
-	db     store.DB
-	q      *store.Queries
-	jobs   Enqueuer
-	mailer Mailer
-	hooks  *webhookRuntime // UseWebhooks
-	log    *slog.Logger
-	opts   Options
-	now    func() time.Time
+	db       store.DB
+	q        *store.Queries
+	jobs     Enqueuer
+	mailer   Mailer
+	networks *networkDeps    // UseNetworks
+	hooks    *webhookRuntime // UseWebhooks
+	log      *slog.Logger
+	opts     Options
+	now      func() time.Time
 
 	uploads *uploadDeps // UseStorage
 }

@@ -28,8 +28,9 @@ type Team struct {
 // accounts and the bio page arrive with their capabilities.
 type TeamDetail struct {
 	Team
-	Organization Organization
-	CreatedBy    OrgOwner
+	Organization   Organization
+	CreatedBy      OrgOwner
+	SocialAccounts []SocialAccount
 }
 
 // Event kinds of teams.
@@ -146,9 +147,17 @@ func (s *Service) ListTeams(ctx context.Context, search string, page Page) ([]Te
 	if err != nil {
 		return nil, 0, err
 	}
+	ids := make([]string, 0, len(rows))
+	for _, r := range rows {
+		ids = append(ids, r.ID)
+	}
+	accounts, err := s.teamSocialAccounts(ctx, pr.OrganizationID, ids)
+	if err != nil {
+		return nil, 0, err
+	}
 	out := make([]TeamDetail, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, TeamDetail{Team: teamFromRow(r), Organization: org, CreatedBy: owner})
+		out = append(out, TeamDetail{Team: teamFromRow(r), Organization: org, CreatedBy: owner, SocialAccounts: accounts[r.ID]})
 	}
 	return out, int(total), nil
 }
@@ -167,7 +176,11 @@ func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &TeamDetail{Team: teamFromRow(row), Organization: org, CreatedBy: owner}, nil
+	accounts, err := s.teamSocialAccounts(ctx, pr.OrganizationID, []string{row.ID})
+	if err != nil {
+		return nil, err
+	}
+	return &TeamDetail{Team: teamFromRow(row), Organization: org, CreatedBy: owner, SocialAccounts: accounts[row.ID]}, nil
 }
 
 // UpdateTeam renames a team or changes its avatar (an empty avatarUrl removes it).

@@ -12,9 +12,9 @@ import (
 // Per-social-account usage: the daily caps of a network (GET /organization/usage/daily-limits) and
 // the monthly import quota (GET /organization/usage/imports).
 //
-// Social accounts do not exist yet: the social accounts capability adds their table and fills the
-// seam below (socialAccount, socialAccounts); the publishing, comments and imports capabilities
-// register their counters (dailyUsageCounters, importsUsageCounter). Nothing else here changes.
+// The accounts come from the social accounts capability (socialAccount, socialAccounts); the
+// publishing, comments and imports capabilities register their counters (dailyUsageCounters,
+// importsUsageCounter). Nothing else here changes.
 
 // SocialAccountRef is what usage needs to know of a social account.
 type SocialAccountRef struct {
@@ -31,16 +31,39 @@ type SocialAccountFilter struct {
 	ID     *string
 }
 
-// socialAccount finds a social account of the organization. Seam: until the social accounts
-// capability lands no account exists, so every id is 404.
-func (s *Service) socialAccount(_ context.Context, _ *store.Queries, _, _ string) (SocialAccountRef, error) {
-	return SocialAccountRef{}, NotFound("Social account")
+// socialAccount finds a live social account of the organization (404 otherwise).
+func (s *Service) socialAccount(ctx context.Context, q *store.Queries, orgID, id string) (SocialAccountRef, error) {
+	row, err := q.GetSocialAccount(ctx, store.GetSocialAccountParams{ID: id, OrganizationID: orgID})
+	if err != nil {
+		return SocialAccountRef{}, notFoundOr(err, "Social account", "app: social account")
+	}
+	return SocialAccountRef{ID: row.ID, Type: Network(row.Type), Username: row.Username, DisplayName: row.DisplayName}, nil
 }
 
-// socialAccounts lists the organization's social accounts matching f, oldest first, with the total.
-// Seam: empty until the social accounts capability lands.
-func (s *Service) socialAccounts(_ context.Context, _ *store.Queries, _ string, _ SocialAccountFilter, _ Page) ([]SocialAccountRef, int, error) {
-	return nil, 0, nil
+// socialAccounts lists the organization's live social accounts matching f, oldest first, with the total.
+func (s *Service) socialAccounts(ctx context.Context, q *store.Queries, orgID string, f SocialAccountFilter, page Page) ([]SocialAccountRef, int, error) {
+	var typ *string
+	if f.Type != nil {
+		t := string(*f.Type)
+		typ = &t
+	}
+	if f.ID != nil && !isUUID(*f.ID) {
+		return []SocialAccountRef{}, 0, nil
+	}
+	total, err := q.CountSocialAccounts(ctx, store.CountSocialAccountsParams{OrganizationID: orgID, TeamID: f.TeamID, Type: typ, ID: f.ID})
+	if err != nil {
+		return nil, 0, err
+	}
+	rows, err := q.ListSocialAccounts(ctx, store.ListSocialAccountsParams{OrganizationID: orgID, TeamID: f.TeamID, Type: typ, ID: f.ID,
+		Off: int32(page.Offset), Lim: int32(page.Limit)})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]SocialAccountRef, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, SocialAccountRef{ID: r.ID, Type: Network(r.Type), Username: r.Username, DisplayName: r.DisplayName})
+	}
+	return out, int(total), nil
 }
 
 // dailyUsageCounters count what a social account published in [from, to) (UsagePosts, UsageComments);

@@ -49,6 +49,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
 		addWebhookWorkers(workers, svc)
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
+		addSocialAccountWorkers(workers, svc)
 		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 		cfg.Workers = workers
 		cfg.Queues = Queues
@@ -59,6 +60,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 			uploadCleanupJob(),
 		}
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)
 		if opts.FetchPoll > 0 {
 			cfg.FetchCooldown = opts.FetchPoll
 			cfg.FetchPollInterval = opts.FetchPoll

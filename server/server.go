@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ import (
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/mail"
 	"github.com/crier/crier/migrations"
+	"github.com/crier/crier/network"
+	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/web"
@@ -104,6 +107,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 	s.Service.UseJobs(client)
 	if err := s.Service.UseWebhooks(app.WebhookOptions{Secret: cfg.Secret, AllowPrivateURLs: cfg.AllowPrivateURLs,
 		RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter}); err != nil {
+		s.Close()
+		return nil, err
+	}
+	if err := s.Service.UseNetworks(network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv}), string(cfg.Secret)); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -200,6 +207,13 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {
 		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
+	}
+	api.RegisterOAuthCallback(e, svc)
+	api.RegisterPortalPage(e, svc)
+	if cfg.Sandbox {
+		sb := echo.WrapHandler(sandbox.New())
+		e.Any("/sandbox", sb)
+		e.Any("/sandbox/*", sb)
 	}
 	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
 	return e, nil

@@ -70,6 +70,15 @@ type MailOutbox struct {
 	LastError *string
 }
 
+type MastodonServer struct {
+	ID              string
+	ServerUrl       string
+	RedirectUri     string
+	ClientID        string
+	ClientSecretEnc []byte
+	CreatedAt       time.Time
+}
+
 type Membership struct {
 	ID             string
 	OrganizationID string
@@ -124,12 +133,62 @@ type PlatformStatus struct {
 	UpdatedAt time.Time
 }
 
+type PortalLink struct {
+	ID             string
+	OrganizationID string
+	TeamID         string
+	TokenHash      []byte
+	AllowedTypes   []string
+	RedirectUrl    *string
+	ServerUrl      *string
+	Options        []byte
+	ExpiresAt      time.Time
+	CreatedAt      time.Time
+}
+
 type PostUpload struct {
 	PostID    string
 	UploadID  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	DeletedAt *time.Time
+}
+
+type SocialAccount struct {
+	ID                        string
+	OrganizationID            string
+	TeamID                    string
+	Type                      string
+	Username                  *string
+	DisplayName               *string
+	Bio                       *string
+	AvatarUrl                 *string
+	ExternalID                *string
+	ProviderPageID            *string
+	UserUsername              *string
+	UserDisplayName           *string
+	UserEmail                 *string
+	UserID                    *string
+	Channels                  []byte
+	MastodonServerID          *string
+	InstagramConnectionMethod *string
+	TwitterSubType            *string
+	IsTiktokBusinessAccount   pgtype.Bool
+	DisconnectedCheckTryAt    *time.Time
+	DeleteOn                  *time.Time
+	MessagingStatus           string
+	MessagingStatusUpdatedAt  *time.Time
+	MessagingLastError        *string
+	AccessTokenEnc            []byte
+	RefreshTokenEnc           []byte
+	SecretsEnc                []byte
+	TokenExpiresAt            *time.Time
+	TokenScope                *string
+	ReconnectRequiredAt       *time.Time
+	LastError                 *string
+	CreatedAt                 time.Time
+	UpdatedAt                 time.Time
+	DeletedAt                 *time.Time
 }
 
 type Team struct {

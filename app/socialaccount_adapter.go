@@ -1,0 +1,268 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Adapter is what the Service needs from one social network. Each network/<name> package
+// implements it against the network's real API (base URLs configurable, so SANDBOX=1 points them at
+// network/sandbox). This issue needs connecting, refreshing, the profile, channels and a connection
+// check; publishing, comments, DMs and analytics add their own interfaces beside it (an adapter
+// opts in by implementing them, checked with a type assertion), so adding them changes no adapter
+// that does not support them.
+type Adapter interface {
+	Network() Network
+	// Kind says how the account connects: OAuth redirect (most), a form of ours (Bluesky).
+	Kind() ConnectKind
+	// AuthorizeURL is the network's consent page for an OAuth connect.
+	AuthorizeURL(ctx context.Context, req AuthorizeRequest) (string, error)
+	// Exchange turns the callback's code into a token.
+	Exchange(ctx context.Context, req ExchangeRequest) (*Token, error)
+	// Refresh renews an expiring token (ErrNoRefresh when the network has no refresh).
+	Refresh(ctx context.Context, t *Token) (*Token, error)
+	// Profile reads the connected user's profile.
+	Profile(ctx context.Context, t *Token) (*Profile, error)
+	// Channels lists the places the account can publish to (pages, boards, subreddits, channels,
+	// locations); nil for networks without channels.
+	Channels(ctx context.Context, t *Token) ([]Channel, error)
+	// Check verifies the credentials still work (a cheap authenticated call).
+	Check(ctx context.Context, t *Token) error
+}
+
+// ConnectKind is how an account is connected.
+type ConnectKind int
+
+const (
+	ConnectOAuth    ConnectKind = iota // redirect to the network's consent page, then our callback
+	ConnectPassword                    // identifier + app password on a page of ours (Bluesky)
+)
+
+// ChannelMode says what channels mean on a network.
+type ChannelMode int
+
+const (
+	ChannelsNone   ChannelMode = iota // the account is the destination
+	ChannelsSelect                    // one channel must be chosen (set-channel): FB pages, IG, LinkedIn, YouTube, GBP
+	ChannelsList                      // channels are listed and picked per post: Discord, Slack, Reddit, Pinterest
+)
+
+// AccessRefresher is implemented by adapters whose Refresh renews the access token itself (no
+// refresh token: Meta's long-lived tokens are exchanged again while still valid).
+type AccessRefresher interface{ RefreshesWithAccessToken() bool }
+
+func canRefresh(a Adapter, t *Token) bool {
+	if t.RefreshToken != "" {
+		return true
+	}
+	r, ok := a.(AccessRefresher)
+	return ok && r.RefreshesWithAccessToken() && t.AccessToken != ""
+}
+
+// ChannelModer is implemented by adapters whose accounts have channels.
+type ChannelModer interface{ ChannelMode() ChannelMode }
+
+// AuthorizeRequest is what an authorize URL carries.
+type AuthorizeRequest struct {
+	RedirectURI string
+	State       string
+	Verifier    string // PKCE verifier; the adapter sends its S256 challenge when the network wants PKCE
+	ServerURL   string // Mastodon instance / Bluesky PDS
+	Options     ConnectOptions
+}
+
+// ExchangeRequest is the callback's code with what the authorize step used.
+type ExchangeRequest struct {
+	Code        string
+	RedirectURI string
+	Verifier    string
+	ServerURL   string
+	Query       map[string]string // the whole callback query (Slack's team, Discord's guild_id …)
+}
+
+// ConnectOptions are the connect body's network-specific switches.
+type ConnectOptions struct {
+	DisableAutoLogin          bool   `json:"dal,omitempty"`
+	TikTokForceLogin          bool   `json:"tfl,omitempty"`
+	ForceBrowserOAuth         bool   `json:"fbo,omitempty"`
+	InstagramConnectionMethod string `json:"icm,omitempty"`
+	WithBusinessScope         bool   `json:"wbs,omitempty"`
+	WithMessagingScope        bool   `json:"wms,omitempty"`
+}
+
+// Token is a network credential. Secrets holds what else the adapter must keep (Facebook page
+// tokens, a Bluesky session's DID); all of it is encrypted at rest.
+type Token struct {
+	AccessToken  string
+	RefreshToken string
+	Expiry       time.Time // zero: does not expire
+	Scope        string
+	Secrets      map[string]string
+}
+
+// Profile is the connected identity as the network reports it.
+type Profile struct {
+	ExternalID      string
+	Username        string
+	DisplayName     string
+	Bio             string
+	AvatarURL       string
+	UserID          string // the person behind a page/bot, when it differs
+	UserUsername    string
+	UserDisplayName string
+	UserEmail       string
+	TwitterSubType  string // none | basic | premium | premium_plus
+	TikTokBusiness  *bool
+}
+
+// Channel is a publishing destination inside an account (the spec's 7-field Channel).
+type Channel struct {
+	ID        string           `json:"id"`
+	Name      *string          `json:"name"`
+	Username  *string          `json:"username"`
+	Address   *string          `json:"address"`
+	AvatarURL *string          `json:"avatarUrl"`
+	Webhook   *ChannelWebhook  `json:"webhook"`
+	Metadata  *ChannelMetadata `json:"metadata"`
+	// Token is a channel's own credential (a Facebook page token); never serialised.
+	Token string `json:"-"`
+}
+
+// ChannelWebhook is a channel's webhook (Discord/Slack).
+type ChannelWebhook struct {
+	ID     *string `json:"id"`
+	Name   *string `json:"name"`
+	Avatar *string `json:"avatar"`
+	URL    *string `json:"url"`
+}
+
+// ChannelMetadata carries per-channel facts.
+type ChannelMetadata struct {
+	AllowImages      *bool   `json:"allowImages"`
+	AllowVideos      *bool   `json:"allowVideos"`
+	AllowGalleries   *bool   `json:"allowGalleries"`
+	LinkFlairEnabled *bool   `json:"linkFlairEnabled"`
+	FacebookPageID   *string `json:"facebookPageId"`
+}
+
+// ErrNoRefresh: the network issues no refresh token (Mastodon, Facebook page tokens, Discord bots).
+var ErrNoRefresh = errors.New("network has no token refresh")
+
+// ErrorClass is how Crier reacts to a network's error, decided once for all adapters.
+type ErrorClass string
+
+const (
+	// ErrTransient: 5xx, timeouts, "try again": retry with backoff.
+	ErrTransient ErrorClass = "TRANSIENT"
+	// ErrRateLimited: the network throttles; retry after ResetAt (from its own signal).
+	ErrRateLimited ErrorClass = "RATE_LIMITED"
+	// ErrAuthExpired: the credentials were refused: refresh once, then mark the account for reconnection.
+	ErrAuthExpired ErrorClass = "AUTH_EXPIRED"
+	// ErrPermanent: validation, policy, missing permission: no retry; show the message.
+	ErrPermanent ErrorClass = "PERMANENT"
+)
+
+// NetworkError is an error answered by a network (or the failure to reach it). Code and Message
+// are the network's own, verbatim; Status is the HTTP status (0 when unreachable).
+type NetworkError struct {
+	Network Network
+	Class   ErrorClass
+	Status  int
+	Code    string
+	Message string
+	ResetAt time.Time // ErrRateLimited: when the window reopens (zero when the network did not say)
+	Err     error     // the transport error, if any
+}
+
+func (e *NetworkError) Error() string {
+	s := fmt.Sprintf("%s %s", e.Network, e.Class)
+	if e.Status != 0 {
+		s += fmt.Sprintf(" (HTTP %d)", e.Status)
+	}
+	if e.Code != "" {
+		s += " " + e.Code
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *NetworkError) Unwrap() error { return e.Err }
+
+// ClassOf returns the class of a network error (ErrTransient for anything unclassified).
+func ClassOf(err error) ErrorClass {
+	var ne *NetworkError
+	if errors.As(err, &ne) {
+		return ne.Class
+	}
+	return ErrTransient
+}
+
+// asAppError turns an adapter failure into the one error type: 429 for rate limits, 502 otherwise,
+// with the network's own message.
+func asAppError(err error) error {
+	var ne *NetworkError
+	if !errors.As(err, &ne) {
+		var ae *Error
+		if errors.As(err, &ae) {
+			return err
+		}
+		return &Error{Code: ENetwork, Message: "The network could not be reached", Err: err}
+	}
+	msg := ne.Network.DisplayName() + ": " + ne.Message
+	if ne.Message == "" {
+		msg = ne.Network.DisplayName() + " answered " + string(ne.Class)
+	}
+	if ne.Class == ErrRateLimited {
+		return &Error{Code: ERateLimited, Message: msg, Err: err}
+	}
+	return &Error{Code: ENetwork, Message: msg, Err: err}
+}
+
+// Adapters maps each network to its adapter.
+type Adapters map[Network]Adapter
+
+// UseNetworks installs the network adapters and the secret that encrypts their tokens and signs
+// the OAuth state.
+func (s *Service) UseNetworks(adapters Adapters, secret string) error {
+	tokens, err := newSealer(secret, purposeNetworkTokens)
+	if err != nil {
+		return err
+	}
+	state, err := newSealer(secret, purposeOAuthState)
+	if err != nil {
+		return err
+	}
+	s.networks = &networkDeps{adapters: adapters, tokens: tokens, state: state}
+	return nil
+}
+
+type networkDeps struct {
+	adapters Adapters
+	tokens   *sealer
+	state    *sealer
+}
+
+func (s *Service) adapter(n Network) (Adapter, error) {
+	if s.networks == nil {
+		return nil, Errorf(ENotImplemented, "Social networks are not configured")
+	}
+	a, ok := s.networks.adapters[n]
+	if !ok {
+		return nil, Errorf(ENotImplemented, "Connecting %s is not available yet", n.DisplayName())
+	}
+	return a, nil
+}
+
+func channelModeOf(a Adapter) ChannelMode {
+	if m, ok := a.(ChannelModer); ok {
+		return m.ChannelMode()
+	}
+	return ChannelsNone
+}

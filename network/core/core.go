@@ -1,0 +1,332 @@
+// Package core is what every network adapter shares: the OAuth 2 flow over golang.org/x/oauth2
+// (PKCE S256 where the network wants it), a JSON HTTP client whose failures are classified once into
+// app.NetworkError (transient, rate-limited with the network's reset time, auth-expired, permanent;
+// the network's code and message verbatim), and helpers to read the networks' rate-limit signals.
+//
+// An adapter supplies its endpoints and a Classifier that reads its own error shape; everything else
+// is here, so the ~15 adapters stay small and behave alike.
+package core
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/crier/crier/app"
+)
+
+// Credentials are an app's client id and secret at a network.
+type Credentials struct {
+	ClientID     string
+	ClientSecret string
+}
+
+// Classifier reads a network's error answer (status, headers, body) into a NetworkError; it returns
+// nil to fall back to the generic classification by status.
+type Classifier func(status int, h http.Header, body []byte) *app.NetworkError
+
+// Client calls one network's API.
+type Client struct {
+	Network  app.Network
+	HTTP     *http.Client
+	Classify Classifier
+	// Now is the clock used to turn relative reset signals into times (tests).
+	Now func() time.Time
+}
+
+// NewClient builds a client with a sane timeout.
+func NewClient(n app.Network, classify Classifier) *Client {
+	return &Client{Network: n, HTTP: &http.Client{Timeout: 30 * time.Second}, Classify: classify, Now: time.Now}
+}
+
+// Request is one API call.
+type Request struct {
+	Method string
+	URL    string
+	Bearer string            // Authorization: Bearer …
+	Header map[string]string // extra headers
+	JSON   any               // JSON body
+	Form   url.Values        // form body
+}
+
+// Do sends r and decodes a 2xx JSON answer into out (when non-nil). Anything else is a classified
+// *app.NetworkError.
+func (c *Client) Do(ctx context.Context, r Request, out any) error {
+	var body io.Reader
+	ctype := ""
+	switch {
+	case r.JSON != nil:
+		b, err := json.Marshal(r.JSON)
+		if err != nil {
+			return fmt.Errorf("%s: encode: %w", c.Network, err)
+		}
+		body, ctype = bytes.NewReader(b), "application/json"
+	case r.Form != nil:
+		body, ctype = strings.NewReader(r.Form.Encode()), "application/x-www-form-urlencoded"
+	}
+	method := r.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	req, err := http.NewRequestWithContext(ctx, method, r.URL, body)
+	if err != nil {
+		return fmt.Errorf("%s: request: %w", c.Network, err)
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", "Crier/1.0")
+	if r.Bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+r.Bearer)
+	}
+	for k, v := range r.Header {
+		req.Header.Set(k, v)
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Message: "unreachable", Err: err}
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	if err != nil {
+		return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "reading the answer failed", Err: err}
+	}
+	if ne := c.classify(res.StatusCode, res.Header, b); ne != nil {
+		return ne
+	}
+	if out != nil && len(b) > 0 {
+		if err := json.Unmarshal(b, out); err != nil {
+			return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected answer", Err: err}
+		}
+	}
+	return nil
+}
+
+// classify answers nil for success; networks whose errors come with 200 (Slack) say so in Classify.
+func (c *Client) classify(status int, h http.Header, b []byte) *app.NetworkError {
+	if c.Classify != nil {
+		if ne := c.Classify(status, h, b); ne != nil {
+			ne.Network, ne.Status = c.Network, status
+			if ne.Class == "" {
+				ne.Class = ByStatus(status)
+			}
+			if ne.Class == app.ErrRateLimited && ne.ResetAt.IsZero() {
+				ne.ResetAt = RetryAfter(h, c.now())
+			}
+			return ne
+		}
+	}
+	if status >= 200 && status < 300 {
+		return nil
+	}
+	ne := &app.NetworkError{Network: c.Network, Class: ByStatus(status), Status: status, Message: Snippet(b)}
+	if ne.Class == app.ErrRateLimited {
+		ne.ResetAt = RetryAfter(h, c.now())
+	}
+	return ne
+}
+
+func (c *Client) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// ByStatus is the generic classification of an HTTP status.
+func ByStatus(status int) app.ErrorClass {
+	switch {
+	case status == http.StatusTooManyRequests:
+		return app.ErrRateLimited
+	case status == http.StatusUnauthorized:
+		return app.ErrAuthExpired
+	case status >= 500 || status == http.StatusRequestTimeout || status == 0:
+		return app.ErrTransient
+	default:
+		return app.ErrPermanent
+	}
+}
+
+// Snippet is the start of a body, for messages of unknown shapes.
+func Snippet(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 300 {
+		s = s[:300]
+	}
+	return s
+}
+
+// RetryAfter reads the standard Retry-After header (seconds or an HTTP date).
+func RetryAfter(h http.Header, now time.Time) time.Time {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return time.Time{}
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		return now.Add(time.Duration(s * float64(time.Second)))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return t
+	}
+	return time.Time{}
+}
+
+// EpochHeader reads a reset time given as Unix seconds in header name (X's x-rate-limit-reset,
+// Bluesky's RateLimit-Reset).
+func EpochHeader(h http.Header, name string) time.Time {
+	if s, err := strconv.ParseInt(strings.TrimSpace(h.Get(name)), 10, 64); err == nil && s > 0 {
+		return time.Unix(s, 0).UTC()
+	}
+	return time.Time{}
+}
+
+// SecondsHeader reads a reset given as seconds from now (Reddit's X-Ratelimit-Reset).
+func SecondsHeader(h http.Header, name string, now time.Time) time.Time {
+	if s, err := strconv.ParseFloat(strings.TrimSpace(h.Get(name)), 64); err == nil && s >= 0 {
+		return now.Add(time.Duration(s * float64(time.Second)))
+	}
+	return time.Time{}
+}
+
+// OAuth2 is a network's OAuth 2 authorization-code flow.
+type OAuth2 struct {
+	Network      app.Network
+	Config       oauth2.Config // Endpoint and Scopes; RedirectURL comes per request
+	PKCE         bool          // send an S256 code_challenge and the verifier at exchange
+	ScopeSep     string        // "," for networks that want comma-separated scopes (default " ")
+	ClientIDName string        // "client_key" for TikTok (default client_id)
+	Extra        url.Values    // fixed extra authorize parameters (access_type=offline, duration=permanent …)
+	HTTP         *http.Client
+}
+
+// AuthorizeURL builds the consent URL.
+func (o *OAuth2) AuthorizeURL(req app.AuthorizeRequest, extra url.Values) string {
+	cfg := o.Config
+	cfg.RedirectURL = req.RedirectURI
+	var opts []oauth2.AuthCodeOption
+	if o.PKCE {
+		opts = append(opts, oauth2.S256ChallengeOption(req.Verifier))
+	}
+	if o.ScopeSep != "" && o.ScopeSep != " " {
+		opts = append(opts, oauth2.SetAuthURLParam("scope", strings.Join(cfg.Scopes, o.ScopeSep)))
+		cfg.Scopes = nil
+	}
+	for k, vs := range o.Extra {
+		opts = append(opts, oauth2.SetAuthURLParam(k, vs[0]))
+	}
+	for k, vs := range extra {
+		opts = append(opts, oauth2.SetAuthURLParam(k, vs[0]))
+	}
+	u := cfg.AuthCodeURL(req.State, opts...)
+	if o.ClientIDName != "" {
+		pu, _ := url.Parse(u)
+		q := pu.Query()
+		q.Set(o.ClientIDName, q.Get("client_id"))
+		q.Del("client_id")
+		pu.RawQuery = q.Encode()
+		u = pu.String()
+	}
+	return u
+}
+
+func (o *OAuth2) ctx(ctx context.Context) context.Context {
+	hc := o.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 30 * time.Second}
+	}
+	return context.WithValue(ctx, oauth2.HTTPClient, hc)
+}
+
+// Exchange trades the code for a token.
+func (o *OAuth2) Exchange(ctx context.Context, req app.ExchangeRequest) (*app.Token, error) {
+	cfg := o.Config
+	cfg.RedirectURL = req.RedirectURI
+	var opts []oauth2.AuthCodeOption
+	if o.PKCE {
+		opts = append(opts, oauth2.VerifierOption(req.Verifier))
+	}
+	t, err := cfg.Exchange(o.ctx(ctx), req.Code, opts...)
+	if err != nil {
+		return nil, o.tokenError(err)
+	}
+	return FromOAuth2(t), nil
+}
+
+// Refresh renews a token with its refresh token.
+func (o *OAuth2) Refresh(ctx context.Context, t *app.Token) (*app.Token, error) {
+	if t.RefreshToken == "" {
+		return nil, app.ErrNoRefresh
+	}
+	src := o.Config.TokenSource(o.ctx(ctx), &oauth2.Token{RefreshToken: t.RefreshToken, Expiry: time.Unix(1, 0)})
+	nt, err := src.Token()
+	if err != nil {
+		return nil, o.tokenError(err)
+	}
+	return FromOAuth2(nt), nil
+}
+
+// FromOAuth2 converts an x/oauth2 token.
+func FromOAuth2(t *oauth2.Token) *app.Token {
+	out := &app.Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, Expiry: t.Expiry, Secrets: map[string]string{}}
+	if s, ok := t.Extra("scope").(string); ok {
+		out.Scope = s
+	}
+	return out
+}
+
+// tokenError classifies a token endpoint failure: invalid_grant (revoked or expired grant) and
+// 401 are auth-expired, 429 rate-limited, 5xx transient, the rest permanent.
+func (o *OAuth2) tokenError(err error) error {
+	var re *oauth2.RetrieveError
+	if errors.As(err, &re) {
+		status := 0
+		var h http.Header
+		if re.Response != nil {
+			status, h = re.Response.StatusCode, re.Response.Header
+		}
+		ne := &app.NetworkError{Network: o.Network, Status: status, Code: re.ErrorCode, Message: re.ErrorDescription, Class: ByStatus(status)}
+		if ne.Message == "" {
+			ne.Message = Snippet(re.Body)
+		}
+		switch {
+		case re.ErrorCode == "invalid_grant" || re.ErrorCode == "invalid_token":
+			ne.Class = app.ErrAuthExpired
+		case status == http.StatusTooManyRequests:
+			ne.ResetAt = RetryAfter(h, time.Now())
+		case status == http.StatusBadRequest && re.ErrorCode == "":
+			ne.Class = app.ErrPermanent
+		}
+		return ne
+	}
+	var nerr net.Error
+	if errors.As(err, &nerr) || errors.Is(err, context.DeadlineExceeded) {
+		return &app.NetworkError{Network: o.Network, Class: app.ErrTransient, Message: "unreachable", Err: err}
+	}
+	return &app.NetworkError{Network: o.Network, Class: app.ErrTransient, Message: "token endpoint failed", Err: err}
+}
+
+// Endpoints are a network's base URLs; SANDBOX=1 replaces them with the sandbox's.
+type Endpoints struct {
+	Auth string // where the consent page lives (https://x.com)
+	API  string // where the API lives (https://api.x.com)
+}
+
+// Str returns &s, or nil for "".
+func Str(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

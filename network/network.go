@@ -1,0 +1,56 @@
+// Package network assembles the adapters of the social networks (one package per network, each
+// against its real API) and, with SANDBOX=1, points them at the built-in sandbox networks
+// (network/sandbox) served by Crier itself under /sandbox/<network>/.
+//
+// Credentials of Crier's app at each network come from the environment:
+// <NETWORK>_CLIENT_ID and <NETWORK>_CLIENT_SECRET (TWITTER_CLIENT_ID, FACEBOOK_CLIENT_ID …). A
+// network without credentials is not offered outside the sandbox.
+package network
+
+import (
+	"strings"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/network/x"
+)
+
+// Options choose where the adapters point.
+type Options struct {
+	Sandbox bool
+	BaseURL string              // Crier's public URL (the sandbox lives under it)
+	Getenv  func(string) string // credentials
+}
+
+type builder func(ep core.Endpoints, cred core.Credentials) app.Adapter
+
+var builders = map[app.Network]struct {
+	real core.Endpoints
+	new  builder
+}{
+	app.Twitter:  {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
+	app.Facebook: {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
+}
+
+// Adapters builds every available adapter.
+func Adapters(o Options) app.Adapters {
+	out := app.Adapters{}
+	for n, b := range builders {
+		if o.Sandbox {
+			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + sandbox.Segment(n)
+			out[n] = b.new(core.Endpoints{Auth: base, API: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)), ClientSecret: sandbox.ClientSecret(sandbox.Segment(n))})
+			continue
+		}
+		if o.Getenv == nil {
+			continue
+		}
+		cred := core.Credentials{ClientID: o.Getenv(string(n) + "_CLIENT_ID"), ClientSecret: o.Getenv(string(n) + "_CLIENT_SECRET")}
+		if cred.ClientID == "" {
+			continue
+		}
+		out[n] = b.new(b.real, cred)
+	}
+	return out
+}

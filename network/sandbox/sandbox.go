@@ -1,0 +1,643 @@
+// Package sandbox simulates the subset of each network's real API that Crier calls, mounted under
+// /sandbox/<network>/ when SANDBOX=1: the same paths, payloads, status codes and error shapes as the
+// real one, so the adapters run unchanged with only their base URLs moved. It is how `make run`
+// works offline and how every adapter is tested.
+//
+// Each network has an OAuth consent page (a form; GET with approve=1 appended approves at once and
+// redirects, for scripts and tests), a token endpoint issuing expiring access tokens with refresh
+// tokens, and the profile and channel endpoints. The sandbox keeps its state in memory: users and
+// their channels, codes and tokens, and every call it received. Control endpoints (under
+// /sandbox/<network>/_sandbox/) show that state and turn the knobs: injected failures (any status,
+// the network's own error code and message, 429s with a reset time in the network's own headers),
+// latency, token lifetime, and expiring or revoking every token at once.
+//
+//	GET  /sandbox/                                 every network's state (JSON)
+//	GET  /sandbox/<net>/_sandbox                   one network's state: users, calls, knobs
+//	POST /sandbox/<net>/_sandbox/fail              {"status":429,"code":"…","message":"…","resetInSeconds":60,"times":1,"path":"/2/users/me"}
+//	POST /sandbox/<net>/_sandbox/knobs             {"latencyMs":200,"tokenTtlSeconds":60}
+//	POST /sandbox/<net>/_sandbox/expire-tokens     every access token expires now (refresh still works)
+//	POST /sandbox/<net>/_sandbox/revoke-tokens     access and refresh tokens stop working (reconnect needed)
+//	POST /sandbox/<net>/_sandbox/reset             forget everything
+package sandbox
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/crier/crier/app"
+)
+
+// ClientID and ClientSecret are the credentials of Crier's app at every sandbox network.
+func ClientID(seg string) string     { return "sandbox-" + seg + "-client" }
+func ClientSecret(seg string) string { return "sandbox-" + seg + "-secret" }
+
+// Segment is a network's path segment under /sandbox/ ("x", "facebook", "google_business").
+func Segment(n app.Network) string {
+	if n == app.Twitter {
+		return "x"
+	}
+	return strings.ToLower(string(n))
+}
+
+// Sandbox is the simulator of every network.
+type Sandbox struct {
+	mu   sync.Mutex
+	nets map[string]*Net
+	Now  func() time.Time
+}
+
+// New builds a sandbox with every simulated network.
+func New() *Sandbox {
+	s := &Sandbox{nets: map[string]*Net{}, Now: time.Now}
+	for _, d := range dialects() {
+		s.nets[d.seg] = &Net{d: d, sb: s}
+		s.nets[d.seg].reset()
+	}
+	return s
+}
+
+// Net is one simulated network's state.
+type Net struct {
+	d        *dialect
+	sb       *Sandbox
+	users    map[string]*User // by login
+	codes    map[string]*grant
+	access   map[string]*issued
+	refresh  map[string]*issued
+	calls    []Call
+	knobs    Knobs
+	failures []*Failure
+}
+
+// User is a simulated account; Channels are its pages/boards/channels.
+type User struct {
+	ID       string    `json:"id"`
+	Login    string    `json:"login"`
+	Name     string    `json:"name"`
+	Bio      string    `json:"bio"`
+	Avatar   string    `json:"avatar"`
+	Email    string    `json:"email"`
+	Channels []Channel `json:"channels"`
+}
+
+// Channel is a simulated channel of a user.
+type Channel struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Username string `json:"username"`
+	Avatar   string `json:"avatar"`
+	Token    string `json:"-"`
+}
+
+type grant struct {
+	user        *User
+	redirectURI string
+	challenge   string
+	scope       string
+	expires     time.Time
+}
+
+type issued struct {
+	user    *User
+	scope   string
+	expires time.Time
+	revoked bool
+	token   string
+}
+
+// Call is one request the sandbox received.
+type Call struct {
+	At     time.Time `json:"at"`
+	Method string    `json:"method"`
+	Path   string    `json:"path"`
+	Query  string    `json:"query,omitempty"`
+	Status int       `json:"status"`
+}
+
+// Knobs tune a network's behaviour.
+type Knobs struct {
+	LatencyMs       int `json:"latencyMs"`
+	TokenTTLSeconds int `json:"tokenTtlSeconds"` // 0: the network's usual lifetime
+}
+
+// Failure is an injected error: the next Times matching calls (Path substring, "" for all API and
+// token calls) answer Status with the network's error shape carrying Code and Message.
+type Failure struct {
+	Status         int    `json:"status"`
+	Code           string `json:"code"`
+	Message        string `json:"message"`
+	ResetInSeconds int    `json:"resetInSeconds"`
+	Times          int    `json:"times"`
+	Path           string `json:"path"`
+}
+
+// apiError is what a dialect renders in its network's shape.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+	ResetAt time.Time
+}
+
+// req is an API request being handled.
+type req struct {
+	w    http.ResponseWriter
+	r    *http.Request
+	net  *Net
+	path string
+	user *User // the token's user (API routes)
+	tok  *issued
+}
+
+func (q *req) json(status int, v any) {
+	q.w.Header().Set("Content-Type", "application/json")
+	q.w.WriteHeader(status)
+	_ = json.NewEncoder(q.w).Encode(v)
+}
+
+func (q *req) fail(e apiError) { q.net.d.writeError(q, e) }
+
+// dialect is what differs between networks.
+type dialect struct {
+	seg, title    string
+	network       app.Network
+	authorizePath string
+	tokenPath     string
+	pkce          bool
+	basicAuth     bool // client credentials in Authorization: Basic (else in the form/query)
+	rotate        bool // refresh tokens rotate
+	noRefresh     bool // the network issues no refresh token
+	accessTTL     time.Duration
+	// bearer extracts the access token (default: Authorization: Bearer).
+	bearer func(r *http.Request) string
+	// writeToken answers a successful token call.
+	writeToken func(q *req, access, refresh string, ttl time.Duration, scope string, u *User)
+	// writeTokenError answers a failed token call (OAuth's {error, error_description} by default).
+	writeTokenError func(q *req, status int, code, msg string)
+	// writeError answers a failed API call in the network's shape (also rate-limit headers).
+	writeError func(q *req, e apiError)
+	// exchange handles extra grant types (Facebook's fb_exchange_token); nil if none.
+	exchange func(q *req, form url.Values) bool
+	// routes are the API endpoints: "GET /2/users/me" → handler.
+	routes map[string]func(q *req)
+	// newUser fills a fresh user's channels.
+	newUser func(n *Net, u *User)
+	// invalidToken is how the network answers a bad or expired token.
+	invalidToken apiError
+}
+
+func (n *Net) reset() {
+	n.users, n.codes, n.access, n.refresh = map[string]*User{}, map[string]*grant{}, map[string]*issued{}, map[string]*issued{}
+	n.calls, n.failures, n.knobs = nil, nil, Knobs{}
+}
+
+func randID(prefix string) string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+// numericID is a stable numeric id from a login (networks like X and Facebook use numeric ids).
+func numericID(seed string) string {
+	sum := sha256.Sum256([]byte(seed))
+	n := uint64(0)
+	for _, b := range sum[:7] {
+		n = n<<8 | uint64(b)
+	}
+	return fmt.Sprint(n)
+}
+
+// user returns (creating) the simulated user with a login.
+func (n *Net) user(login string) *User {
+	if login == "" {
+		login = "crier_sandbox"
+	}
+	if u, ok := n.users[login]; ok {
+		return u
+	}
+	u := &User{ID: numericID(n.d.seg + "/" + login), Login: login, Name: "Sandbox " + login + " (" + n.d.title + ")",
+		Bio: "A " + n.d.title + " account of the Crier sandbox", Avatar: "https://sandbox.crier.invalid/" + n.d.seg + "/" + login + ".png",
+		Email: login + "@sandbox.crier.invalid"}
+	if n.d.newUser != nil {
+		n.d.newUser(n, u)
+	}
+	n.users[login] = u
+	return u
+}
+
+func (n *Net) ttl() time.Duration {
+	if n.knobs.TokenTTLSeconds > 0 {
+		return time.Duration(n.knobs.TokenTTLSeconds) * time.Second
+	}
+	return n.d.accessTTL
+}
+
+// issue creates an access token (and a refresh token unless the network has none).
+func (n *Net) issue(u *User, scope string) (access, refresh string, ttl time.Duration) {
+	ttl = n.ttl()
+	access = randID(n.d.seg + "-at-")
+	n.access[access] = &issued{user: u, scope: scope, expires: n.sb.Now().Add(ttl), token: access}
+	if !n.d.noRefresh {
+		refresh = randID(n.d.seg + "-rt-")
+		n.refresh[refresh] = &issued{user: u, scope: scope, token: refresh}
+	}
+	return access, refresh, ttl
+}
+
+// ServeHTTP routes /sandbox/<net>/… to the network's simulator.
+func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// The consent form redirects to Crier's callback, then to the connect's redirectUrl.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; form-action *; frame-ancestors 'none'")
+	rest := strings.TrimPrefix(r.URL.Path, "/sandbox")
+	rest = strings.Trim(rest, "/")
+	seg, path, _ := strings.Cut(rest, "/")
+	path = "/" + strings.TrimRight(path, "/")
+	if seg == "" {
+		s.mu.Lock()
+		out := map[string]any{}
+		for k, n := range s.nets {
+			out[k] = n.state()
+		}
+		s.mu.Unlock()
+		writeJSON(w, http.StatusOK, out)
+		return
+	}
+	s.mu.Lock()
+	n, ok := s.nets[seg]
+	if !ok {
+		s.mu.Unlock()
+		http.NotFound(w, r)
+		return
+	}
+	latency := time.Duration(n.knobs.LatencyMs) * time.Millisecond
+	s.mu.Unlock()
+	if latency > 0 && !strings.HasPrefix(path, "/_sandbox") {
+		select {
+		case <-time.After(latency):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	q := &req{w: rec, r: r, net: n, path: path}
+	n.serve(q)
+	if !strings.HasPrefix(path, "/_sandbox") {
+		n.calls = append(n.calls, Call{At: s.Now().UTC(), Method: r.Method, Path: path, Query: redactQuery(r.URL.Query()), Status: rec.status})
+	}
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(s int) { r.status = s; r.ResponseWriter.WriteHeader(s) }
+
+func redactQuery(v url.Values) string {
+	c := url.Values{}
+	for k, vs := range v {
+		if k == "access_token" || k == "client_secret" || k == "code" || k == "fb_exchange_token" {
+			c[k] = []string{"…"}
+			continue
+		}
+		c[k] = vs
+	}
+	return c.Encode()
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (n *Net) state() map[string]any {
+	users := make([]*User, 0, len(n.users))
+	for _, u := range n.users {
+		users = append(users, u)
+	}
+	sort.Slice(users, func(i, j int) bool { return users[i].Login < users[j].Login })
+	live := 0
+	for _, t := range n.access {
+		if !t.revoked && t.expires.After(n.sb.Now()) {
+			live++
+		}
+	}
+	return map[string]any{"network": n.d.network, "users": users, "calls": n.calls, "knobs": n.knobs,
+		"pendingFailures": n.failures, "liveAccessTokens": live, "refreshTokens": len(n.refresh)}
+}
+
+func (n *Net) serve(q *req) {
+	switch {
+	case strings.HasPrefix(q.path, "/_sandbox"):
+		n.control(q)
+	case q.path == n.d.authorizePath:
+		n.authorize(q)
+	case q.path == n.d.tokenPath:
+		if n.injected(q, true) {
+			return
+		}
+		n.token(q)
+	default:
+		h, ok := n.d.routes[q.r.Method+" "+q.path]
+		if !ok {
+			h = n.matchPattern(q)
+		}
+		if h == nil {
+			q.fail(apiError{Status: http.StatusNotFound, Code: "not_found", Message: "Sandbox " + n.d.title + " has no " + q.r.Method + " " + q.path})
+			return
+		}
+		if n.injected(q, false) {
+			return
+		}
+		tok := n.bearer(q.r)
+		t, ok := n.access[tok]
+		if !ok || t.revoked || !t.expires.After(n.sb.Now()) {
+			q.fail(n.d.invalidToken)
+			return
+		}
+		q.user, q.tok = t.user, t
+		h(q)
+	}
+}
+
+// matchPattern supports routes with one {param} segment ("GET /{id}/accounts").
+func (n *Net) matchPattern(q *req) func(*req) {
+	parts := strings.Split(q.path, "/")
+	for k, h := range n.d.routes {
+		m, p, _ := strings.Cut(k, " ")
+		if m != q.r.Method || !strings.Contains(p, "{") {
+			continue
+		}
+		pp := strings.Split(p, "/")
+		if len(pp) != len(parts) {
+			continue
+		}
+		ok := true
+		for i := range pp {
+			if !strings.HasPrefix(pp[i], "{") && pp[i] != parts[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return h
+		}
+	}
+	return nil
+}
+
+func (n *Net) bearer(r *http.Request) string {
+	if n.d.bearer != nil {
+		return n.d.bearer(r)
+	}
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+}
+
+// injected answers the next matching injected failure, if any.
+func (n *Net) injected(q *req, token bool) bool {
+	for i, f := range n.failures {
+		if f.Path != "" && !strings.Contains(q.path, f.Path) {
+			continue
+		}
+		f.Times--
+		if f.Times <= 0 {
+			n.failures = append(n.failures[:i], n.failures[i+1:]...)
+		}
+		e := apiError{Status: f.Status, Code: f.Code, Message: f.Message}
+		if f.ResetInSeconds > 0 || f.Status == http.StatusTooManyRequests {
+			e.ResetAt = n.sb.Now().Add(time.Duration(max(f.ResetInSeconds, 1)) * time.Second)
+		}
+		if token {
+			if e.ResetAt.IsZero() {
+				n.tokenError(q, f.Status, f.Code, f.Message)
+			} else {
+				q.w.Header().Set("Retry-After", fmt.Sprint(int(time.Until(e.ResetAt).Seconds()+0.5)))
+				n.tokenError(q, f.Status, f.Code, f.Message)
+			}
+			return true
+		}
+		q.fail(e)
+		return true
+	}
+	return false
+}
+
+func (n *Net) control(q *req) {
+	action := strings.TrimPrefix(q.path, "/_sandbox")
+	if q.r.Method == http.MethodGet && action == "" {
+		q.json(http.StatusOK, n.state())
+		return
+	}
+	if q.r.Method != http.MethodPost {
+		q.json(http.StatusMethodNotAllowed, map[string]string{"error": "POST"})
+		return
+	}
+	switch action {
+	case "/fail":
+		var f Failure
+		if err := json.NewDecoder(q.r.Body).Decode(&f); err != nil || f.Status < 400 {
+			q.json(http.StatusBadRequest, map[string]string{"error": "want {status>=400, code, message, times, path, resetInSeconds}"})
+			return
+		}
+		if f.Times <= 0 {
+			f.Times = 1
+		}
+		n.failures = append(n.failures, &f)
+	case "/knobs":
+		if err := json.NewDecoder(q.r.Body).Decode(&n.knobs); err != nil {
+			q.json(http.StatusBadRequest, map[string]string{"error": err.Error()})
+			return
+		}
+	case "/expire-tokens":
+		for _, t := range n.access {
+			t.expires = n.sb.Now().Add(-time.Second)
+		}
+	case "/revoke-tokens":
+		for _, t := range n.access {
+			t.revoked = true
+		}
+		n.refresh = map[string]*issued{}
+	case "/reset":
+		n.reset()
+	default:
+		q.json(http.StatusNotFound, map[string]string{"error": "unknown control " + action})
+		return
+	}
+	q.json(http.StatusOK, n.state())
+}
+
+var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} (sandbox) – Authorize</title></head>
+<body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">
+<h1>{{.Title}} <small>sandbox</small></h1>
+<p><strong>{{.ClientID}}</strong> wants to access your {{.Title}} account{{if .Scope}} ({{.Scope}}){{end}}.</p>
+<form method="get" action="">
+{{range $k, $v := .Params}}<input type="hidden" name="{{$k}}" value="{{$v}}">
+{{end}}<label>Sign in as <input name="login" value="crier_sandbox" autocomplete="off"></label>
+<p><button type="submit" name="approve" value="1">Authorize</button>
+<button type="submit" name="deny" value="1">Cancel</button></p>
+</form></body></html>`))
+
+// authorize shows the consent page, or with approve=1 (or deny=1) answers at once.
+func (n *Net) authorize(q *req) {
+	v := q.r.URL.Query()
+	clientID := v.Get("client_id")
+	if clientID == "" {
+		clientID = v.Get("client_key")
+	}
+	redirect := v.Get("redirect_uri")
+	if clientID != ClientID(n.d.seg) || redirect == "" {
+		q.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		q.w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprintf(q.w, "%s sandbox: unknown client_id %q or missing redirect_uri", n.d.title, clientID)
+		return
+	}
+	ru, err := url.Parse(redirect)
+	if err != nil {
+		q.w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	back := ru.Query()
+	back.Set("state", v.Get("state"))
+	switch {
+	case v.Get("deny") == "1":
+		back.Set("error", "access_denied")
+		back.Set("error_description", "The user denied the request")
+	case v.Get("approve") == "1":
+		if n.d.pkce && (v.Get("code_challenge") == "" || v.Get("code_challenge_method") != "S256") {
+			back.Set("error", "invalid_request")
+			back.Set("error_description", "Missing or invalid code_challenge")
+			break
+		}
+		code := randID(n.d.seg + "-code-")
+		n.codes[code] = &grant{user: n.user(v.Get("login")), redirectURI: redirect, challenge: v.Get("code_challenge"),
+			scope: v.Get("scope"), expires: n.sb.Now().Add(10 * time.Minute)}
+		back.Set("code", code)
+	default:
+		params := map[string]string{}
+		for k := range v {
+			if k != "login" {
+				params[k] = v.Get(k)
+			}
+		}
+		q.w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_ = consentPage.Execute(q.w, map[string]any{"Title": n.d.title, "ClientID": clientID, "Scope": v.Get("scope"), "Params": params})
+		return
+	}
+	ru.RawQuery = back.Encode()
+	http.Redirect(q.w, q.r, ru.String(), http.StatusFound)
+}
+
+func (n *Net) tokenError(q *req, status int, code, msg string) {
+	if n.d.writeTokenError != nil {
+		n.d.writeTokenError(q, status, code, msg)
+		return
+	}
+	q.json(status, map[string]string{"error": code, "error_description": msg})
+}
+
+// token is the token endpoint: authorization_code and refresh_token grants.
+func (n *Net) token(q *req) {
+	_ = q.r.ParseForm()
+	form := q.r.Form // body and query (Graph API takes both)
+	id, secret := form.Get("client_id"), form.Get("client_secret")
+	if id == "" {
+		id = form.Get("client_key")
+	}
+	if n.d.basicAuth {
+		if bid, bsecret, ok := q.r.BasicAuth(); ok {
+			id, secret = bid, bsecret
+		} else if n.d.pkce && secret == "" {
+			secret = ClientSecret(n.d.seg) // public PKCE clients send only client_id
+		}
+	}
+	if id != ClientID(n.d.seg) || secret != ClientSecret(n.d.seg) {
+		n.tokenError(q, http.StatusUnauthorized, "invalid_client", "Client authentication failed")
+		return
+	}
+	if n.d.exchange != nil && n.d.exchange(q, form) {
+		return
+	}
+	switch form.Get("grant_type") {
+	case "authorization_code", "":
+		g, ok := n.codes[form.Get("code")]
+		if !ok || g.expires.Before(n.sb.Now()) {
+			n.tokenError(q, http.StatusBadRequest, "invalid_grant", "Value passed for the authorization code was invalid.")
+			return
+		}
+		delete(n.codes, form.Get("code"))
+		if g.redirectURI != form.Get("redirect_uri") {
+			n.tokenError(q, http.StatusBadRequest, "invalid_grant", "redirect_uri does not match the authorization request")
+			return
+		}
+		if n.d.pkce {
+			sum := sha256.Sum256([]byte(form.Get("code_verifier")))
+			if base64.RawURLEncoding.EncodeToString(sum[:]) != g.challenge {
+				n.tokenError(q, http.StatusBadRequest, "invalid_grant", "code_verifier does not match the code_challenge")
+				return
+			}
+		}
+		access, refresh, ttl := n.issue(g.user, g.scope)
+		n.d.writeToken(q, access, refresh, ttl, g.scope, g.user)
+	case "refresh_token":
+		t, ok := n.refresh[form.Get("refresh_token")]
+		if !ok || t.revoked {
+			n.tokenError(q, http.StatusBadRequest, "invalid_grant", "Value passed for the token was invalid.")
+			return
+		}
+		access, refresh, ttl := n.issue(t.user, t.scope)
+		if n.d.rotate {
+			delete(n.refresh, form.Get("refresh_token"))
+		} else {
+			delete(n.refresh, refresh)
+			refresh = form.Get("refresh_token")
+		}
+		n.d.writeToken(q, access, refresh, ttl, t.scope, t.user)
+	default:
+		n.tokenError(q, http.StatusBadRequest, "unsupported_grant_type", "grant_type "+form.Get("grant_type")+" is not supported")
+	}
+}
+
+// standardToken is RFC 6749's token answer.
+func standardToken(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
+	out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope}
+	if refresh != "" {
+		out["refresh_token"] = refresh
+	}
+	q.json(http.StatusOK, out)
+}
+
+var (
+	dialectsOnce sync.Once
+	allDialects  []*dialect
+)
+
+func dialects() []*dialect {
+	dialectsOnce.Do(func() {
+		allDialects = []*dialect{xDialect(), facebookDialect()}
+	})
+	return allDialects
+}
+
+// Networks lists the simulated networks.
+func Networks() []app.Network {
+	var out []app.Network
+	for _, d := range dialects() {
+		out = append(out, d.network)
+	}
+	return out
+}
