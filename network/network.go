@@ -13,6 +13,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/linkedin"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/x"
 )
@@ -32,6 +33,7 @@ var builders = map[app.Network]struct {
 }{
 	app.Twitter:  {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
 	app.Facebook: {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
+	app.LinkedIn: {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
 }
 
 // Adapters builds every available adapter.

@@ -628,7 +628,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), linkedinDialect()}
 	})
 	return allDialects
 }
