@@ -57,4 +57,3 @@ func TestConnectLinkedInThroughSandbox(t *testing.T) {
 	status, _ := byType(t, srv, key, "LINKEDIN", team)
 	require.Equal(t, http.StatusNotFound, status)
 }
-
