@@ -71,6 +71,15 @@ func TestOrganizationPagesScreens(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("flash").Filter(playwright.LocatorFilterOptions{HasText: "deleted"})).ToBeVisible())
 	b.screenshot(t, "org-teams-list")
 
+	// Search as you type (htmx), then clear.
+	require.NoError(t, p.Locator("#teams-q").Fill("acme"))
+	require.NoError(t, expect.Locator(p.GetByTestId("team-row")).ToHaveCount(1))
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/teams?q=acme"))
+	b.screenshot(t, "org-teams-search")
+	require.NoError(t, p.Locator("#teams-q").Fill(""))
+	require.NoError(t, expect.Locator(p.GetByTestId("team-row")).ToHaveCount(2))
+	require.NoError(t, expect.Locator(p.GetByTestId("team-limit")).ToHaveCount(0))
+
 	// Team page.
 	require.NoError(t, p.GetByTestId("team-link").First().Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("team-detail")).ToBeVisible())

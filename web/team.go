@@ -25,7 +25,11 @@ func (h *Handler) teamsList(c echo.Context) error {
 		return err
 	}
 	if hxTarget(c) == "teams-results" {
-		return render(c, http.StatusOK, templ.Join(teams.Results(d), teams.Usage(d, true)), nil)
+		parts := []templ.Component{teams.Results(d), teams.Usage(d, true)}
+		if d.CanManage {
+			parts = append(parts, teams.LimitNote(d, true))
+		}
+		return render(c, http.StatusOK, templ.Join(parts...), nil)
 	}
 	return h.renderTeams(c, http.StatusOK, d)
 }
