@@ -13,6 +13,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/instagram"
 	"github.com/crier/crier/network/linkedin"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/x"
@@ -31,9 +32,10 @@ var builders = map[app.Network]struct {
 	real core.Endpoints
 	new  builder
 }{
-	app.Twitter:  {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
-	app.Facebook: {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
-	app.LinkedIn: {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
+	app.Twitter:   {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
+	app.Facebook:  {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
+	app.Instagram: {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
+	app.LinkedIn:  {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
 }
 
 // Adapters builds every available adapter.

@@ -33,28 +33,42 @@ var Real = core.Endpoints{Auth: "https://www.facebook.com", API: "https://graph.
 // Scopes asked at connect (business and messaging scopes are added on request).
 var Scopes = []string{"pages_show_list", "pages_manage_posts", "pages_read_engagement", "pages_manage_engagement", "read_insights"}
 
-// Adapter talks to Facebook.
+// Adapter talks to Facebook (and, through NewGraph, is the Facebook-Login base of Instagram).
 type Adapter struct {
-	oauth *core.OAuth2
-	api   *core.Client
-	graph string
-	cred  core.Credentials
+	network app.Network
+	scopes  []string
+	oauth   *core.OAuth2
+	api     *core.Client
+	graph   string
+	cred    core.Credentials
 }
 
 // New builds the adapter.
 func New(ep core.Endpoints, cred core.Credentials) *Adapter {
+	return NewGraph(app.Facebook, Scopes, ep, cred)
+}
+
+// NewGraph builds a Facebook-Login Graph adapter for network n asking scopes.
+func NewGraph(n app.Network, scopes []string, ep core.Endpoints, cred core.Credentials) *Adapter {
 	graph := strings.TrimRight(ep.API, "/") + "/" + Version
 	return &Adapter{
-		oauth: &core.OAuth2{Network: app.Facebook, Config: oauth2.Config{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret, Scopes: Scopes,
+		network: n, scopes: scopes,
+		oauth: &core.OAuth2{Network: n, Config: oauth2.Config{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret, Scopes: scopes,
 			Endpoint: oauth2.Endpoint{AuthURL: strings.TrimRight(ep.Auth, "/") + "/" + Version + "/dialog/oauth", TokenURL: graph + "/oauth/access_token", AuthStyle: oauth2.AuthStyleInParams}},
 			ScopeSep: ","},
-		api:   core.NewClient(app.Facebook, Classify),
+		api:   core.NewClient(n, Classify),
 		graph: graph,
 		cred:  cred,
 	}
 }
 
-func (a *Adapter) Network() app.Network         { return app.Facebook }
+// Graph is the versioned Graph API base URL.
+func (a *Adapter) Graph() string { return a.graph }
+
+// API is the classified Graph client.
+func (a *Adapter) API() *core.Client { return a.api }
+
+func (a *Adapter) Network() app.Network         { return a.network }
 func (a *Adapter) Kind() app.ConnectKind        { return app.ConnectOAuth }
 func (a *Adapter) ChannelMode() app.ChannelMode { return app.ChannelsSelect }
 
@@ -63,12 +77,16 @@ func (a *Adapter) RefreshesWithAccessToken() bool { return true }
 
 // AuthorizeURL asks for the page scopes (plus business/messaging ones when the connect asks).
 func (a *Adapter) AuthorizeURL(_ context.Context, r app.AuthorizeRequest) (string, error) {
-	scopes := append([]string{}, Scopes...)
+	scopes := append([]string{}, a.scopes...)
 	if r.Options.WithBusinessScope {
 		scopes = append(scopes, "business_management")
 	}
 	if r.Options.WithMessagingScope {
-		scopes = append(scopes, "pages_messaging")
+		if a.network == app.Instagram {
+			scopes = append(scopes, "instagram_manage_messages")
+		} else {
+			scopes = append(scopes, "pages_messaging")
+		}
 	}
 	extra := url.Values{"scope": {strings.Join(scopes, ",")}}
 	if r.Options.DisableAutoLogin {

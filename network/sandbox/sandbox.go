@@ -98,6 +98,9 @@ type Channel struct {
 	Username string `json:"username"`
 	Avatar   string `json:"avatar"`
 	Token    string `json:"-"`
+	// The Instagram professional account linked to a page (the Instagram twin only).
+	IGID       string `json:"igId,omitempty"`
+	IGUsername string `json:"igUsername,omitempty"`
 }
 
 type grant struct {
@@ -628,7 +631,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), linkedinDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect()}
 	})
 	return allDialects
 }

@@ -1,0 +1,80 @@
+// Package instagram is the adapter of Instagram professional accounts through Facebook Login
+// (instagramConnectionMethod FACEBOOK, the default): the same Graph OAuth and long-lived token as
+// Facebook, with Instagram scopes; the channels are the Instagram business accounts linked to the
+// user's pages (GET /me/accounts?fields=…,instagram_business_account{…}); set-channel picks the one
+// Crier publishes to, with its page's token. Errors are Graph's (facebook.Classify).
+//
+// Instagram Login (instagramConnectionMethod INSTAGRAM: graph.instagram.com, ig_exchange_token,
+// ig_refresh_token) is not implemented yet; connecting with it answers 501.
+package instagram
+
+import (
+	"context"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/facebook"
+)
+
+// Real endpoints (Facebook Login).
+var Real = facebook.Real
+
+// Scopes asked at connect.
+var Scopes = []string{"instagram_basic", "instagram_content_publish", "instagram_manage_comments", "instagram_manage_insights",
+	"pages_show_list", "pages_read_engagement"}
+
+// Adapter talks to Instagram through the Graph API.
+type Adapter struct{ *facebook.Adapter }
+
+// New builds the adapter.
+func New(ep core.Endpoints, cred core.Credentials) *Adapter {
+	return &Adapter{facebook.NewGraph(app.Instagram, Scopes, ep, cred)}
+}
+
+// AuthorizeURL refuses the Instagram Login flavour, not available yet.
+func (a *Adapter) AuthorizeURL(ctx context.Context, r app.AuthorizeRequest) (string, error) {
+	if r.Options.InstagramConnectionMethod == "INSTAGRAM" {
+		return "", app.Errorf(app.ENotImplemented, "Connecting Instagram with Instagram Login is not available yet; use instagramConnectionMethod FACEBOOK")
+	}
+	return a.Adapter.AuthorizeURL(ctx, r)
+}
+
+// Channels lists the Instagram business accounts linked to the user's pages.
+func (a *Adapter) Channels(ctx context.Context, t *app.Token) ([]app.Channel, error) {
+	next := a.Graph() + "/me/accounts?fields=id,name,access_token,instagram_business_account%7Bid,username,name,profile_picture_url%7D&limit=100"
+	out := []app.Channel{}
+	for i := 0; next != "" && i < 20; i++ {
+		var page struct {
+			Data []struct {
+				ID          string `json:"id"`
+				AccessToken string `json:"access_token"`
+				IG          *struct {
+					ID                string `json:"id"`
+					Username          string `json:"username"`
+					Name              string `json:"name"`
+					ProfilePictureURL string `json:"profile_picture_url"`
+				} `json:"instagram_business_account"`
+			} `json:"data"`
+			Paging struct {
+				Next string `json:"next"`
+			} `json:"paging"`
+		}
+		if err := a.API().Do(ctx, core.Request{URL: next, Bearer: t.AccessToken}, &page); err != nil {
+			return nil, err
+		}
+		for _, p := range page.Data {
+			if p.IG == nil {
+				continue // a page without a linked professional account
+			}
+			pageID := p.ID
+			name := p.IG.Name
+			if name == "" {
+				name = p.IG.Username
+			}
+			out = append(out, app.Channel{ID: p.IG.ID, Name: core.Str(name), Username: core.Str(p.IG.Username), AvatarURL: core.Str(p.IG.ProfilePictureURL),
+				Metadata: &app.ChannelMetadata{FacebookPageID: &pageID}, Token: p.AccessToken})
+		}
+		next = page.Paging.Next
+	}
+	return out, nil
+}
