@@ -123,7 +123,7 @@ func TestHomeRendersLayout(t *testing.T) {
 
 	require.Equal(t, "en", doc.Find("html").AttrOr("lang", ""))
 	require.Equal(t, "Home · Crier", doc.Find("title").Text())
-	require.Equal(t, `{"includeIndicatorStyles":false}`, doc.Find(`meta[name="htmx-config"]`).AttrOr("content", ""))
+	require.Equal(t, `{"includeIndicatorStyles":false,"attributesToSettle":["class","width","height"]}`, doc.Find(`meta[name="htmx-config"]`).AttrOr("content", ""))
 	require.Equal(t, 1, doc.Find(`link[rel="icon"]`).Length())
 	require.Equal(t, 1, doc.Find(`a.skip-link[href="#main"]`).Length())
 	require.Equal(t, 1, doc.Find("nav[aria-label]").Length())

@@ -7,12 +7,6 @@
 
   var HEX = /^#[0-9a-fA-F]{6}$/;
 
-  // htmx "settles" a swap by copying the old element's class and style attributes onto the new one
-  // with setAttribute; a style attribute set that way (even empty, as form controls can carry) is
-  // an inline style the CSP refuses. Settle classes and sizes only.
-  if (window.htmx && window.htmx.config) {
-    window.htmx.config.attributesToSettle = ["class", "width", "height"];
-  }
   var lastTrigger = null; // the control that opened the current dialog, focused again when it goes
 
   function each(scope, selector, fn) {

@@ -14,8 +14,9 @@ import (
 )
 
 // HTMXConfig is the htmx-config meta content: htmx must not inject its indicator <style>, which the
-// CSP would block (static/css/app.css styles .htmx-indicator instead).
-const HTMXConfig = `{"includeIndicatorStyles":false}`
+// CSP would block (static/css/app.css styles .htmx-indicator instead); and it settles classes and
+// sizes only, since copying a style attribute across a swap is an inline style the CSP refuses.
+const HTMXConfig = `{"includeIndicatorStyles":false,"attributesToSettle":["class","width","height"]}`
 
 // Assets are the URLs of the files every page loads.
 type Assets struct {
