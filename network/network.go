@@ -17,6 +17,7 @@ import (
 	"github.com/crier/crier/network/linkedin"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/x"
+	"github.com/crier/crier/network/youtube"
 )
 
 // Options choose where the adapters point.
@@ -36,6 +37,7 @@ var builders = map[app.Network]struct {
 	app.Facebook:  {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
 	app.Instagram: {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
 	app.LinkedIn:  {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
+	app.YouTube:   {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 
 // Adapters builds every available adapter.
@@ -44,7 +46,7 @@ func Adapters(o Options) app.Adapters {
 	for n, b := range builders {
 		if o.Sandbox {
 			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + sandbox.Segment(n)
-			out[n] = b.new(core.Endpoints{Auth: base, API: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)), ClientSecret: sandbox.ClientSecret(sandbox.Segment(n))})
+			out[n] = b.new(core.Endpoints{Auth: base, API: base, Token: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)), ClientSecret: sandbox.ClientSecret(sandbox.Segment(n))})
 			continue
 		}
 		if o.Getenv == nil {

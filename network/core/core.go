@@ -319,8 +319,9 @@ func (o *OAuth2) tokenError(err error) error {
 
 // Endpoints are a network's base URLs; SANDBOX=1 replaces them with the sandbox's.
 type Endpoints struct {
-	Auth string // where the consent page lives (https://x.com)
-	API  string // where the API lives (https://api.x.com)
+	Auth  string // where the consent page lives (https://x.com)
+	API   string // where the API lives (https://api.x.com)
+	Token string // where the token endpoint lives, when on a host of its own (Google); "" otherwise
 }
 
 // Str returns &s, or nil for "".

@@ -631,7 +631,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect()}
 	})
 	return allDialects
 }
