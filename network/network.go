@@ -15,6 +15,8 @@ import (
 	"github.com/crier/crier/network/facebook"
 	"github.com/crier/crier/network/instagram"
 	"github.com/crier/crier/network/linkedin"
+	"github.com/crier/crier/network/pinterest"
+	"github.com/crier/crier/network/reddit"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/x"
 	"github.com/crier/crier/network/youtube"
@@ -37,6 +39,8 @@ var builders = map[app.Network]struct {
 	app.Facebook:  {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
 	app.Instagram: {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
 	app.LinkedIn:  {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
+	app.Reddit:    {reddit.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return reddit.New(ep, c) }},
+	app.Pinterest: {pinterest.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return pinterest.New(ep, c) }},
 	app.YouTube:   {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 

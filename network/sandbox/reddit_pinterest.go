@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/crier/crier/app"
+)
+
+// Reddit: consent /api/v1/authorize, token /api/v1/access_token (Basic client auth), hour-long
+// access tokens, permanent refresh tokens that do not rotate; /api/v1/me and
+// /subreddits/mine/subscriber (a Listing); errors {"message","error"}; X-Ratelimit-* headers.
+func redditDialect() *dialect {
+	return &dialect{
+		seg: "reddit", title: "Reddit", network: app.Reddit,
+		authorizePath: "/api/v1/authorize", tokenPath: "/api/v1/access_token", basicAuth: true, accessTTL: time.Hour,
+		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
+			out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope}
+			if refresh != "" && q.r.Form.Get("grant_type") != "refresh_token" {
+				out["refresh_token"] = refresh
+			}
+			q.json(http.StatusOK, out)
+		},
+		writeError: func(q *req, e apiError) {
+			q.w.Header().Set("X-Ratelimit-Used", "100")
+			q.w.Header().Set("X-Ratelimit-Remaining", "0")
+			if !e.ResetAt.IsZero() {
+				q.w.Header().Set("X-Ratelimit-Reset", fmt.Sprint(int(time.Until(e.ResetAt).Seconds()+0.5)))
+			}
+			msg := e.Message
+			if msg == "" {
+				msg = http.StatusText(e.Status)
+			}
+			q.json(e.Status, map[string]any{"message": msg, "error": e.Status})
+		},
+		invalidToken: apiError{Status: http.StatusUnauthorized, Message: "Unauthorized"},
+		newUser: func(n *Net, u *User) {
+			u.ID = strings.ToLower(fmt.Sprintf("%x", u.ID))[:7]
+			for _, name := range []string{"golang", "selfhosted", "sandboxtest"} {
+				u.Channels = append(u.Channels, Channel{ID: name, Name: "r/" + name + " community", Username: name})
+			}
+		},
+		routes: map[string]func(q *req){
+			"GET /api/v1/me": func(q *req) {
+				u := q.user
+				q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Login, "icon_img": u.Avatar + "?width=256&amp;s=abc",
+					"subreddit": map[string]any{"display_name_prefixed": "u/" + u.Login, "public_description": u.Bio, "title": u.Name}})
+			},
+			"GET /subreddits/mine/subscriber": func(q *req) {
+				children := []map[string]any{}
+				for i, c := range q.user.Channels {
+					children = append(children, map[string]any{"kind": "t5", "data": map[string]any{"name": fmt.Sprintf("t5_%x", i+100),
+						"display_name": c.ID, "display_name_prefixed": "r/" + c.ID, "title": c.Name, "icon_img": "", "community_icon": "",
+						"allow_images": true, "allow_videos": c.ID != "golang", "allow_galleries": true, "link_flair_enabled": c.ID == "selfhosted"}})
+				}
+				q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "dist": len(children), "children": children}})
+			},
+		},
+	}
+}
+
+// Pinterest: consent /oauth/, token /v5/oauth/token (Basic client auth, form), ~30-day access and
+// ~1-year refresh tokens; /v5/user_account and /v5/boards; errors {"code","message"}.
+func pinterestDialect() *dialect {
+	return &dialect{
+		seg: "pinterest", title: "Pinterest", network: app.Pinterest,
+		authorizePath: "/oauth", tokenPath: "/v5/oauth/token", basicAuth: true, accessTTL: 30 * 24 * time.Hour,
+		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
+			out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope, "response_type": "authorization_code"}
+			if refresh != "" {
+				out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
+			}
+			q.json(http.StatusOK, out)
+		},
+		writeError: func(q *req, e apiError) {
+			code := 0
+			if e.Code != "" {
+				_, _ = fmt.Sscan(e.Code, &code)
+			} else if e.Status == http.StatusUnauthorized {
+				code = 2
+			} else if e.Status == http.StatusTooManyRequests {
+				code = 8
+			}
+			msg := e.Message
+			if msg == "" {
+				msg = http.StatusText(e.Status)
+			}
+			q.json(e.Status, map[string]any{"code": code, "message": msg})
+		},
+		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "2", Message: "Authentication failed."},
+		newUser: func(n *Net, u *User) {
+			for i, name := range []string{"Recipes", "Garden ideas"} {
+				u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/board", i)), Name: name, Username: u.Login})
+			}
+		},
+		routes: map[string]func(q *req){
+			"GET /v5/user_account": func(q *req) {
+				u := q.user
+				q.json(http.StatusOK, map[string]any{"account_type": "BUSINESS", "id": u.ID, "username": u.Login, "business_name": u.Name,
+					"about": u.Bio, "profile_image": u.Avatar, "website_url": "https://sandbox.crier.invalid"})
+			},
+			"GET /v5/boards": func(q *req) {
+				items := []map[string]any{}
+				for _, c := range q.user.Channels {
+					items = append(items, map[string]any{"id": c.ID, "name": c.Name, "description": "", "privacy": "PUBLIC",
+						"owner": map[string]string{"username": c.Username}, "media": map[string]any{"image_cover_url": nil}})
+				}
+				q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
+			},
+		},
+	}
+}
