@@ -18,6 +18,8 @@ import (
 	"github.com/crier/crier/network/pinterest"
 	"github.com/crier/crier/network/reddit"
 	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/network/threads"
+	"github.com/crier/crier/network/tiktok"
 	"github.com/crier/crier/network/x"
 	"github.com/crier/crier/network/youtube"
 )
@@ -41,6 +43,8 @@ var builders = map[app.Network]struct {
 	app.LinkedIn:  {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
 	app.Reddit:    {reddit.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return reddit.New(ep, c) }},
 	app.Pinterest: {pinterest.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return pinterest.New(ep, c) }},
+	app.TikTok:    {tiktok.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return tiktok.New(ep, c) }},
+	app.Threads:   {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
 	app.YouTube:   {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 

@@ -194,6 +194,8 @@ type dialect struct {
 	exchange func(q *req, form url.Values) bool
 	// routes are the API endpoints: "GET /2/users/me" → handler.
 	routes map[string]func(q *req)
+	// unauthenticated are endpoints that check credentials themselves (Threads' token exchanges).
+	unauthenticated map[string]func(q *req)
 	// newUser fills a fresh user's channels.
 	newUser func(n *Net, u *User)
 	// invalidToken is how the network answers a bad or expired token.
@@ -354,6 +356,11 @@ func (n *Net) serve(q *req) {
 			return
 		}
 		n.token(q)
+	case n.d.unauthenticated[q.r.Method+" "+q.path] != nil:
+		if n.injected(q, false) {
+			return
+		}
+		n.d.unauthenticated[q.r.Method+" "+q.path](q)
 	default:
 		h, ok := n.d.routes[q.r.Method+" "+q.path]
 		if !ok {
@@ -631,7 +638,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect()}
 	})
 	return allDialects
 }

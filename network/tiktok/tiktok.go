@@ -1,0 +1,174 @@
+// Package tiktok is the adapter of TikTok (Login Kit v2 and the Content Posting API): consent at
+// www.tiktok.com/v2/auth/authorize/ with client_key and comma-separated scopes; the token endpoint
+// (open.tiktokapis.com/v2/oauth/token/, form with client_key) issues access tokens with rotating
+// refresh tokens — the newest refresh_token is always kept; the user from /v2/user/info/.
+// Errors: {"data":{},"error":{"code","message","log_id"}} where code "ok" means success.
+package tiktok
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"golang.org/x/oauth2"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/core"
+)
+
+// Real endpoints.
+var Real = core.Endpoints{Auth: "https://www.tiktok.com", API: "https://open.tiktokapis.com"}
+
+// Scopes asked at connect.
+var Scopes = []string{"user.info.basic", "user.info.profile", "video.publish", "video.upload", "video.list"}
+
+// Adapter talks to TikTok.
+type Adapter struct {
+	oauth *core.OAuth2
+	api   *core.Client
+	tok   *core.Client
+	base  string
+	cred  core.Credentials
+}
+
+// New builds the adapter.
+func New(ep core.Endpoints, cred core.Credentials) *Adapter {
+	return &Adapter{
+		oauth: &core.OAuth2{Network: app.TikTok, ScopeSep: ",", ClientIDName: "client_key", Config: oauth2.Config{ClientID: cred.ClientID, Scopes: Scopes,
+			Endpoint: oauth2.Endpoint{AuthURL: strings.TrimRight(ep.Auth, "/") + "/v2/auth/authorize/"}}},
+		api:  core.NewClient(app.TikTok, Classify),
+		tok:  core.NewClient(app.TikTok, classifyToken),
+		base: strings.TrimRight(ep.API, "/"),
+		cred: cred,
+	}
+}
+
+func (a *Adapter) Network() app.Network  { return app.TikTok }
+func (a *Adapter) Kind() app.ConnectKind { return app.ConnectOAuth }
+
+// AuthorizeURL builds the consent URL (disableAutoLogin / tiktokForceLogin: TikTok has no documented
+// switch for them; they are ignored).
+func (a *Adapter) AuthorizeURL(_ context.Context, r app.AuthorizeRequest) (string, error) {
+	return a.oauth.AuthorizeURL(r, nil), nil
+}
+
+type tokenAnswer struct {
+	AccessToken      string `json:"access_token"`
+	ExpiresIn        int64  `json:"expires_in"`
+	OpenID           string `json:"open_id"`
+	RefreshToken     string `json:"refresh_token"`
+	RefreshExpiresIn int64  `json:"refresh_expires_in"`
+	Scope            string `json:"scope"`
+}
+
+func (a *Adapter) token(ctx context.Context, form url.Values) (*app.Token, error) {
+	form.Set("client_key", a.cred.ClientID)
+	form.Set("client_secret", a.cred.ClientSecret)
+	var t tokenAnswer
+	if err := a.tok.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/v2/oauth/token/", Form: form}, &t); err != nil {
+		return nil, err
+	}
+	out := &app.Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, Scope: t.Scope, Secrets: map[string]string{"openId": t.OpenID}}
+	if t.ExpiresIn > 0 {
+		out.Expiry = time.Now().Add(time.Duration(t.ExpiresIn) * time.Second)
+	}
+	return out, nil
+}
+
+// Exchange trades the code.
+func (a *Adapter) Exchange(ctx context.Context, r app.ExchangeRequest) (*app.Token, error) {
+	return a.token(ctx, url.Values{"code": {r.Code}, "grant_type": {"authorization_code"}, "redirect_uri": {r.RedirectURI}})
+}
+
+// Refresh renews the token; TikTok rotates the refresh token.
+func (a *Adapter) Refresh(ctx context.Context, t *app.Token) (*app.Token, error) {
+	if t.RefreshToken == "" {
+		return nil, app.ErrNoRefresh
+	}
+	return a.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}})
+}
+
+// Profile reads /v2/user/info/.
+func (a *Adapter) Profile(ctx context.Context, t *app.Token) (*app.Profile, error) {
+	var out struct {
+		Data struct {
+			User struct {
+				OpenID         string `json:"open_id"`
+				AvatarURL      string `json:"avatar_url"`
+				DisplayName    string `json:"display_name"`
+				Username       string `json:"username"`
+				BioDescription string `json:"bio_description"`
+				IsVerified     bool   `json:"is_verified"`
+			} `json:"user"`
+		} `json:"data"`
+	}
+	err := a.api.Do(ctx, core.Request{URL: a.base + "/v2/user/info/?fields=open_id,avatar_url,display_name,username,bio_description", Bearer: t.AccessToken}, &out)
+	if err != nil {
+		return nil, err
+	}
+	u := out.Data.User
+	return &app.Profile{ExternalID: u.OpenID, Username: u.Username, DisplayName: u.DisplayName, Bio: u.BioDescription, AvatarURL: u.AvatarURL,
+		UserID: u.OpenID, UserUsername: u.Username, UserDisplayName: u.DisplayName}, nil
+}
+
+// Channels: a TikTok account is its own destination.
+func (a *Adapter) Channels(context.Context, *app.Token) ([]app.Channel, error) { return nil, nil }
+
+// Check reads the user.
+func (a *Adapter) Check(ctx context.Context, t *app.Token) error {
+	_, err := a.Profile(ctx, t)
+	return err
+}
+
+// Classify reads TikTok's {"error":{"code","message","log_id"}} (code "ok" on success).
+func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
+	var e struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal(body, &e)
+	if status >= 200 && status < 300 && (e.Error.Code == "" || e.Error.Code == "ok") {
+		return nil
+	}
+	ne := &app.NetworkError{Class: core.ByStatus(status), Code: e.Error.Code, Message: e.Error.Message}
+	if ne.Message == "" {
+		ne.Message = core.Snippet(body)
+	}
+	switch {
+	case ne.Code == "access_token_invalid":
+		ne.Class = app.ErrAuthExpired
+	case ne.Code == "rate_limit_exceeded" || ne.Code == "spam_risk_too_many_posts" || ne.Code == "spam_risk_too_many_pending_share":
+		ne.Class = app.ErrRateLimited
+	case ne.Code == "internal":
+		ne.Class = app.ErrTransient
+	case status < 300:
+		ne.Class = app.ErrPermanent
+	}
+	return ne
+}
+
+// classifyToken reads the token endpoint's OAuth errors {"error","error_description","log_id"}.
+func classifyToken(status int, h http.Header, body []byte) *app.NetworkError {
+	var e struct {
+		Error            string `json:"error"`
+		ErrorDescription string `json:"error_description"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Error == "" {
+		if status >= 200 && status < 300 {
+			return nil
+		}
+		return &app.NetworkError{Class: core.ByStatus(status), Message: core.Snippet(body)}
+	}
+	ne := &app.NetworkError{Class: core.ByStatus(status), Code: e.Error, Message: e.ErrorDescription}
+	if e.Error == "invalid_grant" {
+		ne.Class = app.ErrAuthExpired
+	} else if status < 300 {
+		ne.Class = app.ErrPermanent
+	}
+	return ne
+}
