@@ -3,11 +3,13 @@ package server_test
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crier/crier/api"
 	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/server/servertest"
 )
@@ -138,5 +140,89 @@ func TestTenantIsolation(t *testing.T) {
 	}
 	// And the victim still has everything.
 	res, _ := do(t, http.MethodGet, srv.URL+"/api/v1/team/"+victim.ids["team"], "", "x-api-key", victim.key)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+}
+
+// identityOperations are the 40 operations of the identity capability and how tenant isolation
+// applies to each: "id" operations are walked by TestTenantIsolation with the victim's ids, "list"
+// ones are read there too; "self" ones act on the caller's own user or organization (no id to
+// swap), so here they must answer without any of the victim's ids; "public" ones take no
+// credentials (tokens and passwords prove who calls). The table must name every operation of the
+// capability in the contract, so a new operation cannot skip the question.
+var identityOperations = map[string]string{
+	"POST /api/v1/auth/signup": "public", "POST /api/v1/auth/login": "public", "POST /api/v1/auth/logout": "public",
+	"GET /api/v1/auth/me": "self", "POST /api/v1/auth/verify-email": "public", "POST /api/v1/auth/resend-verification": "self",
+	"POST /api/v1/auth/forgot-password": "public", "POST /api/v1/auth/reset-password": "public",
+	"POST /api/v1/auth/switch-organization": "id",
+	"GET /api/v1/api-key": "list", "POST /api/v1/api-key": "self", "DELETE /api/v1/api-key/{id}": "id", "POST /api/v1/api-key/{id}/roll": "id",
+	"GET /api/v1/user/me": "self", "PATCH /api/v1/user/me": "self", "POST /api/v1/user/me/onboarding": "self", "POST /api/v1/user/me/password": "self",
+	"GET /api/v1/user/members": "list", "PATCH /api/v1/user/members/{id}": "id", "DELETE /api/v1/user/members/{id}": "id",
+	"GET /api/v1/user/invitations": "list", "POST /api/v1/user/invitations": "self", "DELETE /api/v1/user/invitations/{id}": "id",
+	"POST /api/v1/user/invitations/accept": "public",
+	"GET /api/v1/organization": "list", "GET /api/v1/organization/usage/posts": "self", "GET /api/v1/organization/usage/comments": "self",
+	"GET /api/v1/organization/usage/uploads": "self", "GET /api/v1/organization/usage/daily-limits": "id", "GET /api/v1/organization/usage/imports": "id",
+	"POST /api/v1/organization/create": "self", "PATCH /api/v1/organization/settings": "self", "POST /api/v1/organization/delete": "self",
+	"GET /api/v1/organization/audit-log": "list",
+	"GET /api/v1/team": "list", "POST /api/v1/team": "id", "GET /api/v1/team/{id}": "id", "PATCH /api/v1/team/{id}": "id", "DELETE /api/v1/team/{id}": "id",
+}
+
+func TestIdentityIsolationCoversEveryOperation(t *testing.T) {
+	t.Parallel()
+	doc, err := api.LoadContract()
+	require.NoError(t, err)
+	capability := regexp.MustCompile(`^/api/v1/(auth|api-key|user|organization|team)(/|$)`)
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		if !capability.MatchString(path) {
+			continue
+		}
+		for method := range item.Operations() {
+			n++
+			_, ok := identityOperations[method+" "+path]
+			require.True(t, ok, "%s %s has no isolation class", method, path)
+		}
+	}
+	require.Equal(t, len(identityOperations), n)
+
+	srv := servertest.Start(t)
+	attacker, victim := newTenant(t, srv), newTenant(t, srv)
+	res, b := do(t, http.MethodPatch, srv.URL+"/api/v1/organization/settings", `{"name":"Victim Holdings"}`, "x-api-key", victim.key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var org struct{ ID, Name string }
+	_, b = do(t, http.MethodGet, srv.URL+"/api/v1/organization", "", "x-api-key", victim.key)
+	require.NoError(t, json.Unmarshal(b, &org))
+	require.Equal(t, "Victim Holdings", org.Name)
+
+	// Switching into the victim's organization: 404.
+	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/auth/switch-organization", `{"organizationId":"`+org.ID+`"}`, "Cookie", attacker.cookie, "Sec-Fetch-Site", "same-origin")
+	require.Equal(t, http.StatusNotFound, res.StatusCode, string(b))
+
+	// Operations on the caller's own things answer without a trace of the victim.
+	self := []struct{ method, path, body string }{
+		{http.MethodGet, "/api/v1/auth/me", ""},
+		{http.MethodGet, "/api/v1/user/me", ""},
+		{http.MethodPatch, "/api/v1/user/me", `{"firstName":"Mallory"}`},
+		{http.MethodPost, "/api/v1/user/me/onboarding", ""},
+		{http.MethodPost, "/api/v1/api-key", `{"name":"second"}`},
+		{http.MethodPost, "/api/v1/user/invitations", `{"email":"` + newEmail() + `","role":"MEMBER"}`},
+		{http.MethodGet, "/api/v1/organization/usage/posts", ""},
+		{http.MethodGet, "/api/v1/organization/usage/comments", ""},
+		{http.MethodGet, "/api/v1/organization/usage/uploads", ""},
+		{http.MethodGet, "/api/v1/organization/usage/imports", ""},
+		{http.MethodPatch, "/api/v1/organization/settings", `{"deleteDisconnectedAfterHours":24}`},
+		{http.MethodPost, "/api/v1/organization/create", `{"name":"Side project"}`},
+	}
+	for _, op := range self {
+		res, b := do(t, op.method, srv.URL+op.path, op.body, "x-api-key", attacker.key)
+		require.Less(t, res.StatusCode, 300, "%s %s: %s", op.method, op.path, b)
+		require.NotContains(t, string(b), org.ID, op.path)
+		for _, id := range victim.ids {
+			require.NotContains(t, string(b), id, op.path)
+		}
+	}
+	// Deleting "the organization" names the caller's own: the victim's name is refused, theirs stays.
+	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/organization/delete", `{"confirmName":"`+org.Name+`"}`, "x-api-key", attacker.key)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, string(b))
+	res, _ = do(t, http.MethodGet, srv.URL+"/api/v1/organization", "", "x-api-key", victim.key)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 }
