@@ -154,16 +154,16 @@ var identityOperations = map[string]string{
 	"GET /api/v1/auth/me": "self", "POST /api/v1/auth/verify-email": "public", "POST /api/v1/auth/resend-verification": "self",
 	"POST /api/v1/auth/forgot-password": "public", "POST /api/v1/auth/reset-password": "public",
 	"POST /api/v1/auth/switch-organization": "id",
-	"GET /api/v1/api-key": "list", "POST /api/v1/api-key": "self", "DELETE /api/v1/api-key/{id}": "id", "POST /api/v1/api-key/{id}/roll": "id",
+	"GET /api/v1/api-key":                   "list", "POST /api/v1/api-key": "self", "DELETE /api/v1/api-key/{id}": "id", "POST /api/v1/api-key/{id}/roll": "id",
 	"GET /api/v1/user/me": "self", "PATCH /api/v1/user/me": "self", "POST /api/v1/user/me/onboarding": "self", "POST /api/v1/user/me/password": "self",
 	"GET /api/v1/user/members": "list", "PATCH /api/v1/user/members/{id}": "id", "DELETE /api/v1/user/members/{id}": "id",
 	"GET /api/v1/user/invitations": "list", "POST /api/v1/user/invitations": "self", "DELETE /api/v1/user/invitations/{id}": "id",
 	"POST /api/v1/user/invitations/accept": "public",
-	"GET /api/v1/organization": "list", "GET /api/v1/organization/usage/posts": "self", "GET /api/v1/organization/usage/comments": "self",
+	"GET /api/v1/organization":             "list", "GET /api/v1/organization/usage/posts": "self", "GET /api/v1/organization/usage/comments": "self",
 	"GET /api/v1/organization/usage/uploads": "self", "GET /api/v1/organization/usage/daily-limits": "id", "GET /api/v1/organization/usage/imports": "id",
 	"POST /api/v1/organization/create": "self", "PATCH /api/v1/organization/settings": "self", "POST /api/v1/organization/delete": "self",
 	"GET /api/v1/organization/audit-log": "list",
-	"GET /api/v1/team": "list", "POST /api/v1/team": "id", "GET /api/v1/team/{id}": "id", "PATCH /api/v1/team/{id}": "id", "DELETE /api/v1/team/{id}": "id",
+	"GET /api/v1/team":                   "list", "POST /api/v1/team": "id", "GET /api/v1/team/{id}": "id", "PATCH /api/v1/team/{id}": "id", "DELETE /api/v1/team/{id}": "id",
 }
 
 func TestIdentityIsolationCoversEveryOperation(t *testing.T) {
