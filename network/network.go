@@ -13,6 +13,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/googlebusiness"
 	"github.com/crier/crier/network/instagram"
 	"github.com/crier/crier/network/linkedin"
 	"github.com/crier/crier/network/pinterest"
@@ -37,15 +38,16 @@ var builders = map[app.Network]struct {
 	real core.Endpoints
 	new  builder
 }{
-	app.Twitter:   {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
-	app.Facebook:  {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
-	app.Instagram: {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
-	app.LinkedIn:  {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
-	app.Reddit:    {reddit.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return reddit.New(ep, c) }},
-	app.Pinterest: {pinterest.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return pinterest.New(ep, c) }},
-	app.TikTok:    {tiktok.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return tiktok.New(ep, c) }},
-	app.Threads:   {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
-	app.YouTube:   {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
+	app.Twitter:        {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
+	app.Facebook:       {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
+	app.Instagram:      {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
+	app.LinkedIn:       {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
+	app.Reddit:         {reddit.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return reddit.New(ep, c) }},
+	app.Pinterest:      {pinterest.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return pinterest.New(ep, c) }},
+	app.TikTok:         {tiktok.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return tiktok.New(ep, c) }},
+	app.Threads:        {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
+	app.GoogleBusiness: {googlebusiness.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return googlebusiness.New(ep, c) }},
+	app.YouTube:        {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 
 // Adapters builds every available adapter.
