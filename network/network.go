@@ -19,6 +19,7 @@ import (
 	"github.com/crier/crier/network/pinterest"
 	"github.com/crier/crier/network/reddit"
 	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/network/slack"
 	"github.com/crier/crier/network/threads"
 	"github.com/crier/crier/network/tiktok"
 	"github.com/crier/crier/network/x"
@@ -47,6 +48,7 @@ var builders = map[app.Network]struct {
 	app.TikTok:         {tiktok.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return tiktok.New(ep, c) }},
 	app.Threads:        {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
 	app.GoogleBusiness: {googlebusiness.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return googlebusiness.New(ep, c) }},
+	app.Slack:          {slack.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return slack.New(ep, c) }},
 	app.YouTube:        {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 
