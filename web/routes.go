@@ -123,7 +123,7 @@ var areas = []area{
 		},
 	},
 	{
-		ID: areaMedia, Label: "Media", Path: "/media", Icon: "media",
+		Built: true, ID: areaMedia, Label: "Media", Path: "/media", Icon: "media",
 		Summary: "Keep the images and videos you post in one library.",
 		Plans: []string{
 			"Upload images and videos from your computer, or import them from a URL.",
@@ -131,7 +131,7 @@ var areas = []area{
 		},
 	},
 	{
-		ID: areaWebhooks, Label: "Webhooks", Path: "/webhooks", Icon: "webhooks",
+		Built: true, ID: areaWebhooks, Label: "Webhooks", Path: "/webhooks", Icon: "webhooks",
 		Summary: "Tell your own systems when something happens in Crier.",
 		Plans: []string{
 			"Send signed events, such as a post being published, to the URLs you choose.",
