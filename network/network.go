@@ -12,6 +12,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/discord"
 	"github.com/crier/crier/network/facebook"
 	"github.com/crier/crier/network/googlebusiness"
 	"github.com/crier/crier/network/instagram"
@@ -49,6 +50,7 @@ var builders = map[app.Network]struct {
 	app.Threads:        {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
 	app.GoogleBusiness: {googlebusiness.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return googlebusiness.New(ep, c) }},
 	app.Slack:          {slack.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return slack.New(ep, c) }},
+	app.Discord:        {discord.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return discord.New(ep, c) }},
 	app.YouTube:        {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 
@@ -58,13 +60,15 @@ func Adapters(o Options) app.Adapters {
 	for n, b := range builders {
 		if o.Sandbox {
 			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + sandbox.Segment(n)
-			out[n] = b.new(core.Endpoints{Auth: base, API: base, Token: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)), ClientSecret: sandbox.ClientSecret(sandbox.Segment(n))})
+			out[n] = b.new(core.Endpoints{Auth: base, API: base, Token: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)),
+				ClientSecret: sandbox.ClientSecret(sandbox.Segment(n)), BotToken: sandbox.BotToken})
 			continue
 		}
 		if o.Getenv == nil {
 			continue
 		}
-		cred := core.Credentials{ClientID: o.Getenv(string(n) + "_CLIENT_ID"), ClientSecret: o.Getenv(string(n) + "_CLIENT_SECRET")}
+		cred := core.Credentials{ClientID: o.Getenv(string(n) + "_CLIENT_ID"), ClientSecret: o.Getenv(string(n) + "_CLIENT_SECRET"),
+			BotToken: o.Getenv(string(n) + "_BOT_TOKEN")}
 		if cred.ClientID == "" {
 			continue
 		}

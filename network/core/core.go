@@ -30,6 +30,7 @@ import (
 type Credentials struct {
 	ClientID     string
 	ClientSecret string
+	BotToken     string // Discord: the app's bot token (DISCORD_BOT_TOKEN)
 }
 
 // Classifier reads a network's error answer (status, headers, body) into a NetworkError; it returns

@@ -194,8 +194,12 @@ type dialect struct {
 	exchange func(q *req, form url.Values) bool
 	// routes are the API endpoints: "GET /2/users/me" → handler.
 	routes map[string]func(q *req)
-	// unauthenticated are endpoints that check credentials themselves (Threads' token exchanges).
+	// unauthenticated are endpoints that check credentials themselves (Threads' token exchanges);
+	// patterns are such endpoints with a {param} segment (Discord's bot routes).
 	unauthenticated map[string]func(q *req)
+	patterns        map[string]func(q *req)
+	// approved adds to the consent redirect (Discord's guild_id).
+	approved func(u *User, back url.Values)
 	// newUser fills a fresh user's channels.
 	newUser func(n *Net, u *User)
 	// invalidToken is how the network answers a bad or expired token.
@@ -361,10 +365,15 @@ func (n *Net) serve(q *req) {
 			return
 		}
 		n.d.unauthenticated[q.r.Method+" "+q.path](q)
+	case matchPattern(n.d.patterns, q) != nil:
+		if n.injected(q, false) {
+			return
+		}
+		matchPattern(n.d.patterns, q)(q)
 	default:
 		h, ok := n.d.routes[q.r.Method+" "+q.path]
 		if !ok {
-			h = n.matchPattern(q)
+			h = matchPattern(n.d.routes, q)
 		}
 		if h == nil {
 			q.fail(apiError{Status: http.StatusNotFound, Code: "not_found", Message: "Sandbox " + n.d.title + " has no " + q.r.Method + " " + q.path})
@@ -384,10 +393,10 @@ func (n *Net) serve(q *req) {
 	}
 }
 
-// matchPattern supports routes with one {param} segment ("GET /{id}/accounts").
-func (n *Net) matchPattern(q *req) func(*req) {
+// matchPattern supports routes with {param} segments ("GET /{id}/accounts").
+func matchPattern(routes map[string]func(*req), q *req) func(*req) {
 	parts := strings.Split(q.path, "/")
-	for k, h := range n.d.routes {
+	for k, h := range routes {
 		m, p, _ := strings.Cut(k, " ")
 		if m != q.r.Method || !strings.Contains(p, "{") {
 			continue
@@ -537,6 +546,9 @@ func (n *Net) authorize(q *req) {
 		n.codes[code] = &grant{user: n.user(v.Get("login")), redirectURI: redirect, challenge: v.Get("code_challenge"),
 			scope: v.Get("scope"), expires: n.sb.Now().Add(10 * time.Minute)}
 		back.Set("code", code)
+		if n.d.approved != nil {
+			n.d.approved(n.codes[code].user, back)
+		}
 	default:
 		params := map[string]string{}
 		for k := range v {
@@ -638,7 +650,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect()}
 	})
 	return allDialects
 }

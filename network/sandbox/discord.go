@@ -1,0 +1,101 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/crier/crier/app"
+)
+
+// BotToken is the sandbox Discord app's bot token.
+const BotToken = "sandbox-discord-bot"
+
+// Discord: consent at /oauth2/authorize (bot install: the redirect carries guild_id), token at
+// /api/v10/oauth2/token (7-day user tokens, rotating refresh); /api/v10/users/@me with the user
+// token; /api/v10/guilds/{id} and /guilds/{id}/channels with "Authorization: Bot …".
+// Errors {"code","message"}; 429 with retry_after and X-RateLimit-* headers.
+func discordDialect() *dialect {
+	d := &dialect{
+		seg: "discord", title: "Discord", network: app.Discord,
+		authorizePath: "/oauth2/authorize", tokenPath: "/api/v10/oauth2/token", rotate: true, accessTTL: 7 * 24 * time.Hour,
+		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
+			out := map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(ttl.Seconds()), "refresh_token": refresh, "scope": scope}
+			if strings.Contains(scope, "bot") {
+				out["guild"] = map[string]any{"id": discordGuild(u), "name": u.Name + "'s server"}
+			}
+			q.json(http.StatusOK, out)
+		},
+		writeError: func(q *req, e apiError) {
+			body := map[string]any{"message": e.Message, "code": 0}
+			if e.Message == "" {
+				body["message"] = http.StatusText(e.Status)
+			}
+			var n int
+			if _, err := fmt.Sscan(e.Code, &n); err == nil {
+				body["code"] = n
+			}
+			if e.Status == http.StatusTooManyRequests {
+				secs := time.Until(e.ResetAt).Seconds()
+				body["retry_after"], body["global"] = secs, false
+				q.w.Header().Set("X-RateLimit-Remaining", "0")
+				q.w.Header().Set("X-RateLimit-Reset-After", fmt.Sprintf("%.3f", secs))
+			}
+			q.json(e.Status, body)
+		},
+		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"},
+		newUser: func(n *Net, u *User) {
+			for i, c := range []struct {
+				name string
+				typ  int
+			}{{"general", 0}, {"announcements", 5}, {"Voice", 2}, {"help-forum", 15}} {
+				u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/ch", i)), Name: c.name, Username: fmt.Sprint(c.typ)})
+			}
+		},
+		routes: map[string]func(q *req){
+			"GET /api/v10/users/@me": func(q *req) {
+				u := q.user
+				q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "global_name": u.Name, "avatar": nil, "discriminator": "0"})
+			},
+		},
+	}
+	bot := func(h func(q *req, u *User)) func(q *req) {
+		return func(q *req) {
+			if q.r.Header.Get("Authorization") != "Bot "+BotToken {
+				d.writeError(q, apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
+				return
+			}
+			parts := strings.Split(strings.TrimPrefix(q.path, "/api/v10/guilds/"), "/")
+			for _, u := range q.net.users {
+				if discordGuild(u) == parts[0] {
+					h(q, u)
+					return
+				}
+			}
+			d.writeError(q, apiError{Status: http.StatusNotFound, Code: "10004", Message: "Unknown Guild"})
+		}
+	}
+	d.approved = func(u *User, back url.Values) {
+		back.Set("guild_id", discordGuild(u))
+		back.Set("permissions", "0")
+	}
+	d.patterns = map[string]func(q *req){
+		"GET /api/v10/guilds/{id}": bot(func(q *req, u *User) {
+			q.json(http.StatusOK, map[string]any{"id": discordGuild(u), "name": u.Name + "'s server", "icon": nil, "owner_id": u.ID})
+		}),
+		"GET /api/v10/guilds/{id}/channels": bot(func(q *req, u *User) {
+			out := []map[string]any{}
+			for i, c := range u.Channels {
+				var typ int
+				_, _ = fmt.Sscan(c.Username, &typ)
+				out = append(out, map[string]any{"id": c.ID, "type": typ, "guild_id": discordGuild(u), "name": c.Name, "position": i})
+			}
+			q.json(http.StatusOK, out)
+		}),
+	}
+	return d
+}
+
+func discordGuild(u *User) string { return numericID(u.ID + "/guild") }
