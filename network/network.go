@@ -21,6 +21,7 @@ import (
 	"github.com/crier/crier/network/reddit"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/slack"
+	"github.com/crier/crier/network/snapchat"
 	"github.com/crier/crier/network/threads"
 	"github.com/crier/crier/network/tiktok"
 	"github.com/crier/crier/network/x"
@@ -51,6 +52,7 @@ var builders = map[app.Network]struct {
 	app.GoogleBusiness: {googlebusiness.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return googlebusiness.New(ep, c) }},
 	app.Slack:          {slack.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return slack.New(ep, c) }},
 	app.Discord:        {discord.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return discord.New(ep, c) }},
+	app.Snapchat:       {snapchat.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return snapchat.New(ep, c) }},
 	app.YouTube:        {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
 }
 

@@ -650,7 +650,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect(), snapchatDialect()}
 	})
 	return allDialects
 }
