@@ -123,9 +123,20 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 	if st.Network == Mastodon && st.ServerURL == "" {
 		return "", Invalid("Validation failed: serverUrl: Required for Mastodon", Issue{Code: IssueInvalidType, Message: "Required", Path: []any{"serverUrl"}})
 	}
+	req := AuthorizeRequest{RedirectURI: s.CallbackURL(st.Network), ServerURL: st.ServerURL, Options: st.Options}
+	if ia, ok := a.(InstanceApps); ok {
+		server, err := ia.NormalizeServer(st.ServerURL)
+		if err != nil {
+			return "", Invalid("Validation failed: serverUrl: "+err.Error(), Issue{Code: IssueInvalidString, Message: err.Error(), Path: []any{"serverUrl"}})
+		}
+		st.ServerURL, req.ServerURL = server, server
+		if _, req.ClientID, req.ClientSecret, err = s.instanceApp(ctx, ia, server, req.RedirectURI); err != nil {
+			return "", err
+		}
+	}
 	st.Verifier = newPKCEVerifier()
-	u, err := a.AuthorizeURL(ctx, AuthorizeRequest{RedirectURI: s.CallbackURL(st.Network), State: s.sealState(st),
-		Verifier: st.Verifier, ServerURL: st.ServerURL, Options: st.Options})
+	req.State, req.Verifier = s.sealState(st), st.Verifier
+	u, err := a.AuthorizeURL(ctx, req)
 	if err != nil {
 		return "", asAppError(err)
 	}
@@ -209,9 +220,22 @@ func (s *Service) completeConnect(ctx context.Context, st *OAuthState, query url
 	for k := range query {
 		flat[k] = query.Get(k)
 	}
-	tok, err := a.Exchange(ctx, ExchangeRequest{Code: code, RedirectURI: s.CallbackURL(st.Network), Verifier: st.Verifier, ServerURL: st.ServerURL, Query: flat})
+	xreq := ExchangeRequest{Code: code, RedirectURI: s.CallbackURL(st.Network), Verifier: st.Verifier, ServerURL: st.ServerURL, Query: flat}
+	serverID := ""
+	if ia, ok := a.(InstanceApps); ok {
+		if serverID, xreq.ClientID, xreq.ClientSecret, err = s.instanceApp(ctx, ia, st.ServerURL, xreq.RedirectURI); err != nil {
+			return nil, err
+		}
+	}
+	tok, err := a.Exchange(ctx, xreq)
 	if err != nil {
 		return nil, asAppError(err)
+	}
+	if serverID != "" {
+		if tok.Secrets == nil {
+			tok.Secrets = map[string]string{}
+		}
+		tok.Secrets["mastodonServerId"] = serverID
 	}
 	return s.storeConnection(ctx, st, a, tok)
 }

@@ -71,6 +71,8 @@ type AuthorizeRequest struct {
 	Verifier    string // PKCE verifier; the adapter sends its S256 challenge when the network wants PKCE
 	ServerURL   string // Mastodon instance / Bluesky PDS
 	Options     ConnectOptions
+	// ClientID and ClientSecret are per-instance app credentials (Mastodon), from InstanceApps.
+	ClientID, ClientSecret string
 }
 
 // ExchangeRequest is the callback's code with what the authorize step used.
@@ -80,6 +82,17 @@ type ExchangeRequest struct {
 	Verifier    string
 	ServerURL   string
 	Query       map[string]string // the whole callback query (Slack's team, Discord's guild_id …)
+	// ClientID and ClientSecret are per-instance app credentials (Mastodon), from InstanceApps.
+	ClientID, ClientSecret string
+}
+
+// InstanceApps is implemented by networks where Crier registers an app on each server (Mastodon):
+// the Service registers once per server and redirect URI, keeps the credentials (secret
+// encrypted) in mastodon_servers, and passes them in AuthorizeRequest/ExchangeRequest.
+type InstanceApps interface {
+	// NormalizeServer checks a server URL and answers its canonical form (https://host).
+	NormalizeServer(raw string) (string, error)
+	RegisterApp(ctx context.Context, serverURL, redirectURI string) (clientID, clientSecret string, err error)
 }
 
 // ConnectOptions are the connect body's network-specific switches.

@@ -17,6 +17,7 @@ import (
 	"github.com/crier/crier/network/googlebusiness"
 	"github.com/crier/crier/network/instagram"
 	"github.com/crier/crier/network/linkedin"
+	"github.com/crier/crier/network/mastodon"
 	"github.com/crier/crier/network/pinterest"
 	"github.com/crier/crier/network/reddit"
 	"github.com/crier/crier/network/sandbox"
@@ -33,6 +34,8 @@ type Options struct {
 	Sandbox bool
 	BaseURL string              // Crier's public URL (the sandbox lives under it)
 	Getenv  func(string) string // credentials
+	// AllowPrivate lets user-given servers (Mastodon) be private or loopback (ALLOW_PRIVATE_URLS).
+	AllowPrivate bool
 }
 
 type builder func(ep core.Endpoints, cred core.Credentials) app.Adapter
@@ -76,5 +79,7 @@ func Adapters(o Options) app.Adapters {
 		}
 		out[n] = b.new(b.real, cred)
 	}
+	// Mastodon needs no credentials of Crier's: it registers itself on each server.
+	out[app.Mastodon] = mastodon.New(o.AllowPrivate || o.Sandbox, o.BaseURL)
 	return out
 }

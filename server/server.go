@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
-	if err := s.Service.UseNetworks(network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv}), string(cfg.Secret)); err != nil {
+	if err := s.Service.UseNetworks(network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs}), string(cfg.Secret)); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -307,9 +307,9 @@ func TestConnectFacebookPagesThroughSandbox(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"messagingStatus":"DISABLE_PENDING"`)
 
-	// A network without its adapter yet answers 501.
+	// A network the team has not connected answers 404.
 	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/social-account/refresh-channels", `{"type":"PINTEREST","teamId":"`+team+`"}`, "x-api-key", key)
-	require.Equal(t, http.StatusNotImplemented, res.StatusCode, string(b))
+	require.Equal(t, http.StatusNotFound, res.StatusCode, string(b))
 
 	// Copy to another team keeps the credentials working there.
 	other := newTeam(t, srv, key, "Other")

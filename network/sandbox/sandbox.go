@@ -78,6 +78,7 @@ type Net struct {
 	calls    []Call
 	knobs    Knobs
 	failures []*Failure
+	apps     map[string]string // client id → secret of apps registered at runtime (Mastodon)
 }
 
 // User is a simulated account; Channels are its pages/boards/channels.
@@ -208,7 +209,7 @@ type dialect struct {
 
 func (n *Net) reset() {
 	n.users, n.codes, n.access, n.refresh = map[string]*User{}, map[string]*grant{}, map[string]*issued{}, map[string]*issued{}
-	n.calls, n.failures, n.knobs = nil, nil, Knobs{}
+	n.calls, n.failures, n.knobs, n.apps = nil, nil, Knobs{}, map[string]string{}
 }
 
 func randID(prefix string) string {
@@ -519,7 +520,7 @@ func (n *Net) authorize(q *req) {
 		clientID = v.Get("client_key")
 	}
 	redirect := v.Get("redirect_uri")
-	if clientID != ClientID(n.d.seg) || redirect == "" {
+	if (clientID != ClientID(n.d.seg) && n.apps[clientID] == "") || redirect == "" {
 		q.w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		q.w.WriteHeader(http.StatusBadRequest)
 		fmt.Fprintf(q.w, "%s sandbox: unknown client_id %q or missing redirect_uri", n.d.title, clientID)
@@ -587,7 +588,7 @@ func (n *Net) token(q *req) {
 			secret = ClientSecret(n.d.seg) // public PKCE clients send only client_id
 		}
 	}
-	if id != ClientID(n.d.seg) || secret != ClientSecret(n.d.seg) {
+	if (id != ClientID(n.d.seg) || secret != ClientSecret(n.d.seg)) && (n.apps[id] == "" || n.apps[id] != secret) {
 		n.tokenError(q, http.StatusUnauthorized, "invalid_client", "Client authentication failed")
 		return
 	}
@@ -650,7 +651,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect(), snapchatDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect(), snapchatDialect(), mastodonDialect()}
 	})
 	return allDialects
 }
