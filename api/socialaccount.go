@@ -145,7 +145,10 @@ func (s *Server) SocialAccountCopy(ctx context.Context, req SocialAccountCopyReq
 // RegisterOAuthCallback mounts GET /oauth/callback/:network, where networks send the user back
 // after consent (outside /api/v1: it is a browser redirect, authenticated by the sealed state). It
 // redirects to the connect's redirectUrl with the outcome; without one it shows the outcome.
+//
+// It also mounts the password page of networks without OAuth (socialaccount_password.go).
 func RegisterOAuthCallback(e *echo.Echo, svc *app.Service) {
+	registerPasswordPage(e, svc)
 	e.GET(app.CallbackPath+":network", func(c echo.Context) error {
 		n, ok := app.NetworkFromPath(c.Param("network"))
 		if !ok {

@@ -134,6 +134,13 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 			return "", err
 		}
 	}
+	if pc, ok := a.(PasswordConnector); ok && a.Kind() == ConnectPassword {
+		// Our own page asks for the identifier and app password; the state carries the rest.
+		if st.ServerURL == "" {
+			st.ServerURL = pc.DefaultServer()
+		}
+		return strings.TrimRight(s.opts.BaseURL, "/") + PasswordPagePath + strings.ToLower(string(st.Network)) + "?state=" + s.sealState(st), nil
+	}
 	st.Verifier = newPKCEVerifier()
 	req.State, req.Verifier = s.sealState(st), st.Verifier
 	u, err := a.AuthorizeURL(ctx, req)
@@ -141,6 +148,57 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 		return "", asAppError(err)
 	}
 	return u, nil
+}
+
+// PasswordPagePath is Crier's page asking for an identifier and app password (Bluesky).
+const PasswordPagePath = "/connect/"
+
+// PasswordPageInfo is what the password page shows: the network and the server, from a valid state.
+func (s *Service) PasswordPageInfo(n Network, state string) (*OAuthState, error) {
+	if s.networks == nil {
+		return nil, Errorf(ENotImplemented, "Social networks are not configured")
+	}
+	st, err := s.openState(state)
+	if err != nil {
+		return nil, err
+	}
+	if st.Network != n {
+		return nil, Invalid("The connection link does not match this network", Issue{Code: IssueCustom, Message: "State is for another network", Path: []any{"state"}})
+	}
+	return st, nil
+}
+
+// CompletePasswordConnect opens a session with the identifier and app password given on the
+// password page and stores the account like an OAuth callback does. A refused password answers
+// the error without a redirect (the page asks again); other outcomes go to the redirect URL.
+func (s *Service) CompletePasswordConnect(ctx context.Context, n Network, state, identifier, password string) CallbackResult {
+	st, err := s.PasswordPageInfo(n, state)
+	if err != nil {
+		return CallbackResult{Err: err}
+	}
+	a, err := s.adapter(n)
+	if err != nil {
+		return CallbackResult{Err: err}
+	}
+	pc, ok := a.(PasswordConnector)
+	if !ok {
+		return CallbackResult{Err: Errorf(ENotImplemented, "%s does not connect with a password", n.DisplayName())}
+	}
+	identifier, password = strings.TrimSpace(identifier), strings.TrimSpace(password)
+	if identifier == "" || password == "" {
+		return CallbackResult{Err: Invalid("Give your handle (or email) and an app password",
+			Issue{Code: IssueTooSmall, Message: "Required", Path: []any{"identifier"}})}
+	}
+	tok, err := pc.CreateSession(ctx, st.ServerURL, identifier, password)
+	if err != nil {
+		if ClassOf(err) == ErrAuthExpired || ClassOf(err) == ErrPermanent {
+			return CallbackResult{Err: asAppError(err)}
+		}
+		err = asAppError(err)
+		return CallbackResult{RedirectURL: outcomeURL(st, nil, err), Err: err}
+	}
+	acct, err := s.storeConnection(ctx, st, a, tok)
+	return CallbackResult{RedirectURL: outcomeURL(st, acct, err), Account: acct, Err: err}
 }
 
 // CallbackResult is what the OAuth callback decided: where to send the user.

@@ -86,6 +86,15 @@ type ExchangeRequest struct {
 	ClientID, ClientSecret string
 }
 
+// PasswordConnector is implemented by ConnectPassword adapters (Bluesky): the user gives an
+// identifier and an app password on Crier's own page (PasswordPagePath), and the adapter opens a
+// session with them. The password is never stored; the session's tokens are.
+type PasswordConnector interface {
+	CreateSession(ctx context.Context, serverURL, identifier, password string) (*Token, error)
+	// DefaultServer is used when the connect gives no serverUrl.
+	DefaultServer() string
+}
+
 // InstanceApps is implemented by networks where Crier registers an app on each server (Mastodon):
 // the Service registers once per server and redirect URI, keeps the credentials (secret
 // encrypted) in mastodon_servers, and passes them in AuthorizeRequest/ExchangeRequest.

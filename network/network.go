@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/bluesky"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/discord"
 	"github.com/crier/crier/network/facebook"
@@ -81,5 +82,11 @@ func Adapters(o Options) app.Adapters {
 	}
 	// Mastodon needs no credentials of Crier's: it registers itself on each server.
 	out[app.Mastodon] = mastodon.New(o.AllowPrivate || o.Sandbox, o.BaseURL)
+	// Bluesky needs none either: users sign in with app passwords (default PDS bsky.social).
+	if o.Sandbox {
+		out[app.Bluesky] = bluesky.New(strings.TrimRight(o.BaseURL, "/")+"/sandbox/bluesky", true)
+	} else {
+		out[app.Bluesky] = bluesky.New("", o.AllowPrivate)
+	}
 	return out
 }

@@ -651,7 +651,7 @@ var (
 
 func dialects() []*dialect {
 	dialectsOnce.Do(func() {
-		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect(), snapchatDialect(), mastodonDialect()}
+		allDialects = []*dialect{xDialect(), facebookDialect(), instagramDialect(), linkedinDialect(), youtubeDialect(), redditDialect(), pinterestDialect(), tiktokDialect(), threadsDialect(), googleBusinessDialect(), slackDialect(), discordDialect(), snapchatDialect(), mastodonDialect(), blueskyDialect()}
 	})
 	return allDialects
 }
