@@ -21,7 +21,7 @@ type DeactivateWebhooksArgs struct{}
 func (DeactivateWebhooksArgs) Kind() string { return "webhook_deactivate_failing" }
 
 // WebhooksPath is the dashboard page of webhooks (notifications and emails link to it).
-const WebhooksPath = "/settings/webhooks"
+const WebhooksPath = "/webhooks"
 
 // DeactivateFailingWebhooks deactivates every active webhook whose deliveries have all failed for
 // longer than the configured period (WEBHOOK_DEACTIVATE_AFTER), and tells the organization: an

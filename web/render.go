@@ -63,6 +63,7 @@ func (h *Handler) shell(c echo.Context, active, title string) layout.Shell {
 		Active:  active,
 		Org:     org,
 		User:    user,
+		Bell:    h.bell(c),
 		Banner:  h.viewerBanner(c),
 		Flashes: h.takeFlashes(c),
 	}

@@ -57,6 +57,7 @@ type Shell struct {
 	Active  string             // the NavItem ID of the current area
 	Org     templ.Component    // organization switcher slot; nil shows a placeholder
 	User    templ.Component    // user menu slot; nil shows a placeholder
+	Bell    templ.Component    // notifications bell beside the user menu, optional
 	Banner  templ.Component    // a notice under the top bar (e.g. "confirm your email"), optional
 	Flashes []components.Flash // one-time messages
 }

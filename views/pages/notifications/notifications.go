@@ -1,0 +1,34 @@
+// Package notifications is the notifications page: the caller's in-app notifications, newest
+// first, with an unread filter, mark one read and mark all read.
+package notifications
+
+import (
+	"github.com/a-h/templ"
+
+	"github.com/crier/crier/views/pages/settings"
+)
+
+// Page is GET /notifications.
+type Page struct {
+	Items   []Item
+	Unread  int
+	OnlyNew bool // the unread filter is on
+	All     templ.SafeURL
+	New     templ.SafeURL // the unread filter
+	ReadAll templ.SafeURL // POST
+	Pager   settings.Pager
+}
+
+// Item is one notification.
+type Item struct {
+	ID      string
+	Type    string
+	Title   string
+	Message string
+	Link    templ.SafeURL
+	At      string
+	Read    bool
+	MarkURL templ.SafeURL // POST
+}
+
+func itemID(id string) string { return "notification-" + id }
