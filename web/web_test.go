@@ -108,7 +108,7 @@ var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automat
 
 var areaPaths = map[string]string{
 	"composer": "/composer", "calendar": "/calendar", "inbox": "/inbox",
-	"automations": "/automations", "bio": "/bio", "media": "/media",
+	"automations": "/automations", "bio": "/bio",
 	"billing": "/billing",
 }
 
