@@ -48,7 +48,9 @@ const (
 	mediaDirectMax = 16 << 20
 	// mediaFormLimit caps the dashboard's upload POST (the Service checks each kind's own limit).
 	mediaFormLimit = "128M"
-	mediaAccept    = "image/png,image/jpeg,image/gif,image/webp,video/mp4,video/quicktime,application/pdf"
+	// headerHXTriggerID is the id of the element that made an htmx request.
+	headerHXTriggerID = "HX-Trigger"
+	mediaAccept       = "image/png,image/jpeg,image/gif,image/webp,video/mp4,video/quicktime,application/pdf"
 )
 
 // registerMedia mounts the media library: uploads with progress, the grid, filters, deletion and
@@ -98,6 +100,10 @@ func (h *Handler) mediaList(c echo.Context) error {
 		return err
 	}
 	if hxTarget(c) == mediaview.Results {
+		if c.Request().Header.Get(headerHXTriggerID) == mediaview.Results+"-filters" {
+			// The filters changed: the address bar gets the canonical URL (no empty parameters).
+			c.Response().Header().Set("HX-Push-Url", string(d.Grid.Self))
+		}
 		return render(c, http.StatusOK, mediaview.GridResults(d.Grid), nil)
 	}
 	return h.renderMedia(c, http.StatusOK, d)

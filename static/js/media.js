@@ -247,7 +247,6 @@
       if (form.dataset.mediaReady) return;
       form.dataset.mediaReady = "1";
       var up = new Uploader(form);
-      form.querySelectorAll("[data-media-nojs]").forEach(function (el) { el.hidden = true; });
       var drop = form.querySelector("[data-media-drop]");
       up.input.addEventListener("change", function () {
         if (up.input.files && up.input.files.length) up.add(up.input.files);
@@ -304,6 +303,8 @@
   });
 
   function init(scope) {
+    // Buttons only needed without JavaScript (htmx submits the filters on change).
+    if (scope.querySelectorAll) scope.querySelectorAll("[data-media-nojs]").forEach(function (el) { el.hidden = true; });
     initUpload(scope);
     initSelection(scope);
   }
