@@ -69,7 +69,9 @@ func (h *Handler) notificationsData(c echo.Context, unread bool, n int) (notific
 	d := notifications.Page{Unread: unreadCount, OnlyNew: unread, All: pathNotifications, New: withQuery(pathNotifications, "filter", "unread"),
 		ReadAll: withQuery(pathNotificationsRead, "filter", filter)}
 	for _, it := range items {
-		d.Items = append(d.Items, notificationItem(c, it))
+		item := notificationItem(c, it)
+		item.MarkURL = withQuery(string(item.MarkURL), "filter", filter, "page", strconv.Itoa(n))
+		d.Items = append(d.Items, item)
 	}
 	d.Pager = settings.NewPager(n, notificationsPageSize, total, "notification/notifications", notificationsListTarget, func(p int) templ.SafeURL {
 		return withQuery(pathNotifications, "filter", filter, "page", strconv.Itoa(p))
@@ -86,22 +88,21 @@ func notificationItem(c echo.Context, it app.Notification) notifications.Item {
 	return out
 }
 
-// notificationRead serves POST /notifications/:id/read: the item again, read, and the bell (htmx).
+// notificationRead serves POST /notifications/:id/read[?filter=&page=]: the list again (the item
+// read, the unread count down) and the bell (htmx), or back to the page.
 func (h *Handler) notificationRead(c echo.Context) error {
-	ctx := c.Request().Context()
-	n, err := h.svc.MarkNotificationRead(ctx, c.Param("id"))
-	if err != nil {
+	if _, err := h.svc.MarkNotificationRead(c.Request().Context(), c.Param("id")); err != nil {
 		return pageError(err)
 	}
+	unreadOnly := c.QueryParam("filter") == "unread"
 	if !isHTMX(c) {
-		return redirect(c, pathNotifications)
+		return redirect(c, string(withQuery(pathNotifications, "filter", c.QueryParam("filter"), "page", strconv.Itoa(pageNumber(c)))))
 	}
-	unread, err := h.svc.UnreadNotifications(ctx)
+	d, err := h.notificationsData(c, unreadOnly, pageNumber(c))
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, templ.Join(notifications.ItemView(notificationItem(c, *n)),
-		layout.BellOOB(layout.BellProps{Unread: unread, Href: pathNotifications})), nil)
+	return render(c, http.StatusOK, templ.Join(notifications.List(d), layout.BellOOB(layout.BellProps{Unread: d.Unread, Href: pathNotifications})), nil)
 }
 
 // notificationsReadAll serves POST /notifications/read-all: the list again and the bell (htmx).

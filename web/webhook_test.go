@@ -324,14 +324,18 @@ func TestNotificationsBellMarkReadAndAll(t *testing.T) {
 	require.Equal(t, "Import finished", strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(items.First().Find(".notification__title").Text()), "Unread:")))
 	require.Equal(t, "/webhooks", doc.Find(`[data-testid="notification-link"]`).Last().AttrOr("href", ""))
 
-	// Mark one read: the item comes back read and the bell says 2.
+	// Mark one read: the list comes back with it read, the count and the bell say 2.
 	mark := items.First().Find("form").AttrOr("action", "")
 	rec = b.post(t, mark, nil, "HX-Request", "true")
 	require.Equal(t, http.StatusOK, rec.Code)
 	frag := parseBody(t, rec.Body.String())
-	require.Equal(t, "true", frag.Find(`[data-testid="notification"]`).AttrOr("data-read", ""))
-	require.Equal(t, 0, frag.Find(`[data-testid="mark-read"]`).Length())
+	require.Equal(t, "true", frag.Find(`[data-testid="notification"]`).First().AttrOr("data-read", ""))
+	require.Equal(t, 2, frag.Find(`[data-testid="mark-read"]`).Length())
+	require.Contains(t, frag.Find(`[data-testid="unread-summary"]`).Text(), "2 unread")
 	require.Equal(t, "2", frag.Find(`#bell-slot[hx-swap-oob] [data-testid="bell-count"]`).Text())
+	// Without htmx: back to the page.
+	rec = b.post(t, mark, nil)
+	require.Equal(t, http.StatusSeeOther, rec.Code)
 
 	// The unread filter.
 	doc = parse(t, b.get(t, "/notifications?filter=unread"))

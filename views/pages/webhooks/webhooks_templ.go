@@ -352,14 +352,14 @@ func ListCard(d List) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if r.LastCode != "" {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<span class=\"table__muted\">HTTP ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<span class=\"table__muted webhook-code\">HTTP ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var14 string
 					templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(r.LastCode)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/webhooks/webhooks.templ`, Line: 99, Col: 56}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/webhooks/webhooks.templ`, Line: 99, Col: 68}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 					if templ_7745c5c3_Err != nil {
@@ -1442,7 +1442,7 @@ func DeliveriesCard(d Deliveries) templ.Component {
 			templ_7745c5c3_Var59 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<section class=\"card\" id=\"deliveries\" aria-labelledby=\"deliveries-title\" data-testid=\"deliveries\"><div class=\"card__header\"><h2 class=\"card__title\" id=\"deliveries-title\">Log</h2><nav class=\"tabs webhook-filter\" aria-label=\"Filter by status\" data-testid=\"delivery-filter\"><ul class=\"tabs__list\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<section class=\"card\" id=\"deliveries\" aria-labelledby=\"deliveries-title\" data-testid=\"deliveries\"><div class=\"card__header webhook-filter-header\"><h2 class=\"card__title\" id=\"deliveries-title\">Log</h2><nav class=\"tabs webhook-filter\" aria-label=\"Filter by status\" data-testid=\"delivery-filter\"><ul class=\"tabs__list\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
