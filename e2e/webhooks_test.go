@@ -52,7 +52,7 @@ func TestWebhookJourney(t *testing.T) {
 	require.NoError(t, p.GetByTestId("event-team.created").Check())
 	require.NoError(t, p.GetByTestId("event-post.published").Check())
 	require.NoError(t, p.GetByTestId("webhook-submit").Click())
-	require.NoError(t, p.WaitForURL("**/webhooks/*"))
+	require.NoError(t, expect.Locator(p.GetByTestId("webhook-summary")).ToBeVisible())
 	require.NoError(t, expect.Locator(p.GetByTestId("webhook-kinds").Locator("li")).ToHaveCount(2))
 
 	// The secret, revealed, with its copy button.
@@ -85,11 +85,47 @@ func TestWebhookJourney(t *testing.T) {
 	require.NoError(t, p.GetByTestId("filter-Delivered").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("delivery")).ToHaveCount(1))
 
+	// Rotate the secret: a dialog explains the 24-hour grace; the page then shows the new secret.
+	require.NoError(t, p.GetByTestId("back-to-webhook").Click())
+	require.NoError(t, p.GetByTestId("secret-reveal").Locator("summary").Click())
+	oldSecret, err := p.GetByTestId("secret-value").InputValue()
+	require.NoError(t, err)
+	require.NoError(t, p.GetByTestId("webhook-rotate").Click())
+	dialog := p.GetByTestId("confirm-dialog")
+	require.NoError(t, expect.Locator(dialog).ToContainText("24 hours"))
+	p.WaitForTimeout(400) // the dialog fades in
+	shot(t, b, "webhooks-rotate-dialog", true)
+	require.NoError(t, dialog.GetByTestId("confirm-submit").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("flashes")).ToContainText("New secret issued"))
+	require.NoError(t, p.GetByTestId("secret-reveal").Locator("summary").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("secret-value")).Not().ToHaveValue(oldSecret))
+
 	// The list shows the last delivery.
 	_, err = p.Goto("/webhooks")
 	require.NoError(t, err)
 	require.NoError(t, expect.Locator(p.GetByTestId("webhook-last")).ToContainText("HTTP 200"))
 	shot(t, b, "webhooks-list")
+
+	// A second webhook, deleted from the list through its confirmation.
+	require.NoError(t, p.GetByTestId("new-webhook").Click())
+	require.NoError(t, p.Locator("#webhook-url").Fill("https://hooks.example.com/old"))
+	require.NoError(t, p.GetByTestId("event-credit.exhausted").Check())
+	require.NoError(t, p.GetByTestId("webhook-active").Uncheck())
+	require.NoError(t, p.GetByTestId("webhook-submit").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("webhook-summary")).ToBeVisible())
+	_, err = p.Goto("/webhooks")
+	require.NoError(t, err)
+	rows := p.GetByTestId("webhooks-table").Locator("tbody tr")
+	require.NoError(t, expect.Locator(rows).ToHaveCount(2))
+	old := rows.Filter(playwright.LocatorFilterOptions{HasText: "hooks.example.com/old"})
+	require.NoError(t, expect.Locator(old).ToContainText("Inactive"))
+	require.NoError(t, old.GetByTestId("webhook-delete").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("confirm-dialog")).ToContainText("hooks.example.com/old"))
+	p.WaitForTimeout(400) // the dialog fades in
+	shot(t, b, "webhooks-delete-dialog", true)
+	require.NoError(t, p.GetByTestId("confirm-dialog").GetByTestId("confirm-submit").Click())
+	require.NoError(t, expect.Locator(rows).ToHaveCount(1))
+	require.NoError(t, expect.Locator(p.GetByTestId("flashes")).ToContainText("deleted"))
 
 	// A notification for this organization: the bell counts it.
 	ctx := context.Background()
