@@ -89,20 +89,43 @@ func TestMediaJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(tile.First().GetByTestId("media-dimensions")).ToHaveText("2400 × 2400"))
 	shot(t, b, "media-two")
 
-	// Select both (keyboard: Space on the checkbox), delete with confirmation.
-	require.NoError(t, tile.Nth(0).GetByTestId("media-check").Check())
-	require.NoError(t, tile.Nth(1).GetByTestId("media-check").Focus())
+	// A video and a PDF together; a file that is not media, dropped on the drop zone, is refused
+	// with the reason on its row.
+	fixtures := filepath.Join(repoRoot(), "media", "testdata")
+	require.NoError(t, p.Locator("#media-file").SetInputFiles([]string{filepath.Join(fixtures, "sample.mp4"), filepath.Join(fixtures, "sample.pdf")}))
+	require.NoError(t, expect.Locator(tile).ToHaveCount(4))
+	require.NoError(t, expect.Locator(p.Locator(`[data-testid="media-tile"][data-kind="video"]`).GetByTestId("media-duration")).ToHaveText(regexp.MustCompile(`^\d+:\d\d$`)))
+	require.NoError(t, expect.Locator(p.Locator(`[data-testid="media-tile"][data-kind="document"]`).GetByTestId("media-type")).ToHaveText("PDF document"))
+	_, err = p.Evaluate(`() => {
+		const dt = new DataTransfer();
+		dt.items.add(new File(["just some text, not an image"], "notes.png", { type: "image/png" }));
+		const zone = document.querySelector("[data-media-drop]");
+		zone.dispatchEvent(new DragEvent("dragenter", { dataTransfer: dt, bubbles: true, cancelable: true }));
+		zone.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+	}`)
+	require.NoError(t, err)
+	failed := p.GetByTestId("upload-item").Filter(playwright.LocatorFilterOptions{HasText: "notes.png"})
+	require.NoError(t, expect.Locator(failed.GetByTestId("upload-state")).ToHaveText("Not uploaded"))
+	require.NoError(t, expect.Locator(failed.GetByTestId("upload-error")).ToContainText("Unsupported file type"))
+	require.NoError(t, expect.Locator(tile).ToHaveCount(4))
+	shot(t, b, "media-kinds")
+
+	// Select them all (one with the keyboard: Space on its checkbox), delete with confirmation.
+	for i := 0; i < 3; i++ {
+		require.NoError(t, tile.Nth(i).GetByTestId("media-check").Check())
+	}
+	require.NoError(t, tile.Nth(3).GetByTestId("media-check").Focus())
 	require.NoError(t, p.Keyboard().Press("Space"))
-	require.NoError(t, expect.Locator(p.GetByTestId("media-delete-selected")).ToContainText("Delete selected (2)"))
-	require.NoError(t, expect.Locator(p.GetByTestId("media-count")).ToHaveText("2 of 2 selected"))
+	require.NoError(t, expect.Locator(p.GetByTestId("media-delete-selected")).ToContainText("Delete selected (4)"))
+	require.NoError(t, expect.Locator(p.GetByTestId("media-count")).ToHaveText("4 of 4 selected"))
 	shot(t, b, "media-selected")
 	require.NoError(t, p.GetByTestId("media-delete-selected").Click())
 	dialog := p.GetByTestId("confirm-dialog")
-	require.NoError(t, expect.Locator(dialog).ToContainText("Delete 2 files?"))
+	require.NoError(t, expect.Locator(dialog).ToContainText("Delete 4 files?"))
 	shot(t, b, "media-confirm", true)
 	require.NoError(t, dialog.GetByTestId("confirm-submit").Click())
 	require.NoError(t, expect.Locator(dialog).ToHaveCount(0))
 	require.NoError(t, expect.Locator(p.GetByTestId("media-results").GetByTestId("empty-state")).ToContainText("No media yet"))
-	require.NoError(t, expect.Locator(p.Locator("#flashes")).ToContainText("2 files deleted."))
+	require.NoError(t, expect.Locator(p.Locator("#flashes")).ToContainText("4 files deleted."))
 	shot(t, b, "media-deleted")
 }

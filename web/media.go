@@ -325,7 +325,9 @@ func wantsJSON(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
 }
 
-// jsonError answers a refusal to media.js: the status of its code and the message to show.
+// jsonError answers a refusal to media.js: 200 with the message to show under "error" (as the
+// dashboard's refused forms answer 200 to htmx: the refusal is an answer, not a failure, and the
+// browser does not log it as a failed request), and the status the API would answer under "status".
 func jsonError(c echo.Context, err error) error {
 	if !userError(err) {
 		return err
@@ -341,7 +343,7 @@ func jsonError(c echo.Context, err error) error {
 	case app.ERateLimited:
 		status = http.StatusTooManyRequests
 	}
-	return c.JSON(status, map[string]string{"error": refusalText(err)})
+	return c.JSON(http.StatusOK, map[string]any{"error": refusalText(err), "status": status})
 }
 
 func optionalTeam(v string) *string {

@@ -23,6 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/storage"
 )
 
@@ -187,10 +188,15 @@ func TestMediaUploadRefusals(t *testing.T) {
 	b := setupMedia(t)
 
 	// media.js gets the reason as JSON.
+	// media.js gets the reason as JSON (200, as refused forms answer htmx), with the API's status.
 	rec := b.postFile(t, "/media/upload", map[string][]byte{"notes.txt": []byte("just some text, not an image")}, "Accept", "application/json")
-	require.Equal(t, http.StatusBadRequest, rec.Code)
-	var out struct{ Error string }
+	require.Equal(t, http.StatusOK, rec.Code)
+	var out struct {
+		Error  string
+		Status int
+	}
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out))
+	require.Equal(t, http.StatusBadRequest, out.Status)
 	require.Contains(t, out.Error, "Unsupported file type")
 	require.NotContains(t, out.Error, "Validation failed")
 
@@ -202,7 +208,6 @@ func TestMediaUploadRefusals(t *testing.T) {
 
 	// No file at all.
 	rec = b.postFile(t, "/media/upload", nil, "Accept", "application/json")
-	require.Equal(t, http.StatusBadRequest, rec.Code)
 	require.Contains(t, rec.Body.String(), "Choose a file to upload")
 
 	// Nothing was stored.
@@ -466,9 +471,40 @@ func TestMediaMultipartUpload(t *testing.T) {
 	require.Regexp(t, `^5\.\d MB$`, tile.Find(`[data-testid="media-size"]`).Text())
 
 	// Refusals come back as JSON messages.
-	rec, out := b.postJSON(t, "/media/multipart/init", map[string]any{"mimeType": "text/plain", "fileSize": 10})
-	require.Equal(t, http.StatusBadRequest, rec.Code)
+	_, out := b.postJSON(t, "/media/multipart/init", map[string]any{"mimeType": "text/plain", "fileSize": 10})
+	require.Equal(t, float64(http.StatusBadRequest), out["status"])
 	require.Contains(t, out["error"], "Invalid enum value")
-	rec, _ = b.postJSON(t, "/media/multipart/abort", map[string]any{"path": "nope", "uploadId": "nope"})
-	require.Equal(t, http.StatusNotFound, rec.Code)
+	_, out = b.postJSON(t, "/media/multipart/abort", map[string]any{"path": "nope", "uploadId": "nope"})
+	require.Equal(t, float64(http.StatusNotFound), out["status"])
+}
+
+func TestMediaVideoAndPDFTiles(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	video := b.upload(t, mediatest.Fixture(t, "sample.mp4"), "video/mp4")
+	pdf := b.upload(t, mediatest.Fixture(t, "sample.pdf"), "application/pdf")
+
+	doc := parse(t, b.get(t, "/media"))
+	v := doc.Find(`[data-upload-id="` + video.ID + `"]`)
+	require.Equal(t, "MP4 video", v.Find(`[data-testid="media-type"]`).Text())
+	require.Regexp(t, `^\d+:\d\d$`, v.Find(`[data-testid="media-duration"]`).Text())
+	require.NotEmpty(t, v.Find(`[data-testid="media-dimensions"]`).Text())
+	if video.ThumbnailURL == nil { // no ffmpeg: the video's icon
+		require.Equal(t, 1, v.Find(".media-tile__icon--video").Length())
+	}
+	d := doc.Find(`[data-upload-id="` + pdf.ID + `"]`)
+	require.Equal(t, "PDF document", d.Find(`[data-testid="media-type"]`).Text())
+	require.Equal(t, 0, d.Find("img").Length())
+	require.Equal(t, "PDF", d.Find(".media-tile__ext").Text())
+	require.Equal(t, 0, d.Find(`[data-testid="media-dimensions"]`).Length())
+	require.Contains(t, d.Find("label").Text(), "Select PDF document")
+
+	only := func(q, id string) {
+		t.Helper()
+		doc := parse(t, b.get(t, "/media?"+q, hx("media-results")...))
+		require.Equal(t, 1, doc.Find(`[data-testid="media-tile"]`).Length(), q)
+		require.Equal(t, 1, doc.Find(`[data-upload-id="`+id+`"]`).Length(), q)
+	}
+	only("type=video", video.ID)
+	only("type=document", pdf.ID)
 }

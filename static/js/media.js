@@ -35,6 +35,17 @@
       }
       r.onload = function () {
         if (r.status >= 200 && r.status < 300) {
+          // The dashboard answers refusals with 200 and {"error": "…"}.
+          var refusal = null;
+          if ((r.getResponseHeader("Content-Type") || "").indexOf("application/json") === 0) {
+            try { refusal = JSON.parse(r.responseText).error; } catch (e) { /* not JSON */ }
+          }
+          if (refusal) {
+            var rerr = new Error(refusal);
+            rerr.refused = true;
+            reject(rerr);
+            return;
+          }
           resolve(r);
           return;
         }
@@ -130,14 +141,25 @@
       },
       fail: function (msg, onRetry) {
         li.classList.add("is-failed");
-        state.textContent = msg;
-        state.setAttribute("role", "alert");
+        li.classList.remove("is-done");
+        state.textContent = "Not uploaded";
+        bar.hidden = true;
+        var error = li.querySelector(".media-progress__error");
+        if (!error) {
+          error = document.createElement("p");
+          error.className = "media-progress__error";
+          error.setAttribute("role", "alert");
+          error.setAttribute("data-testid", "upload-error");
+          li.insertBefore(error, retry);
+        }
+        error.textContent = msg;
         if (onRetry) {
           retry.hidden = false;
           retry.onclick = function () {
             retry.hidden = true;
+            bar.hidden = false;
             li.classList.remove("is-failed");
-            state.removeAttribute("role");
+            if (error.parentNode) error.parentNode.removeChild(error);
             onRetry();
           };
         }
@@ -157,7 +179,7 @@
         self.announce(file.name + " uploaded");
         self.finished();
       }, function (err) {
-        if (!row.li.classList.contains("is-failed")) row.fail(file.name + ": " + err.message);
+        if (!row.li.classList.contains("is-failed")) row.fail(err.message);
         self.announce(file.name + " was not uploaded: " + err.message);
         self.finished();
       });
@@ -214,7 +236,7 @@
       }
 
       function partError(n, total, err) {
-        var e = new Error("part " + n + " of " + total + " failed: " + err.message);
+        var e = new Error("Part " + n + " of " + total + " failed (" + err.message + "). The parts before it are kept: Retry resumes here.");
         e.part = n;
         return e;
       }
@@ -233,7 +255,7 @@
               reject(err);
               return;
             }
-            row.fail(file.name + ": " + err.message, function () { attempt(err.part); });
+            row.fail(err.message, function () { attempt(err.part); });
           });
         }
         attempt(1);
