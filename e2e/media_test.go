@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/playwright-community/playwright-go"
@@ -81,10 +82,26 @@ func TestMediaJourney(t *testing.T) {
 	_, err = p.Goto("/media")
 	require.NoError(t, err)
 
-	// A large file goes browser → signed URLs in parts (over 16 MB).
+	// A large file goes browser → signed URLs in parts (over 16 MB). Its part fails three times (the
+	// storage does not confirm it): the row says so and offers Retry, which resumes at that part.
+	failures := 0
+	require.NoError(t, p.Route("**/files/**", func(r playwright.Route) {
+		if r.Request().Method() == "PUT" && strings.Contains(r.Request().URL(), "partNumber=") && failures < 3 {
+			failures++
+			require.NoError(t, r.Fulfill(playwright.RouteFulfillOptions{Status: playwright.Int(200), Body: ""}))
+			return
+		}
+		require.NoError(t, r.Continue())
+	}))
 	large := writePNG(t, dir, "large.png", 2400, 2400, true)
 	require.NoError(t, p.Locator("#media-file").SetInputFiles(large))
-	require.NoError(t, expect.Locator(p.GetByTestId("upload-state").Last()).ToContainText("Uploaded", playwright.LocatorAssertionsToContainTextOptions{Timeout: playwright.Float(60000)}))
+	largeRow := p.GetByTestId("upload-item").Filter(playwright.LocatorFilterOptions{HasText: "large.png"})
+	require.NoError(t, expect.Locator(largeRow.GetByTestId("upload-error")).ToContainText("Part 1 of 1 failed", playwright.LocatorAssertionsToContainTextOptions{Timeout: playwright.Float(30000)}))
+	require.Equal(t, 3, failures)
+	shot(t, b, "media-part-failed")
+	require.NoError(t, largeRow.GetByTestId("upload-retry").Click())
+	require.NoError(t, expect.Locator(largeRow.GetByTestId("upload-state")).ToContainText("Uploaded", playwright.LocatorAssertionsToContainTextOptions{Timeout: playwright.Float(60000)}))
+	require.NoError(t, p.Unroute("**/files/**"))
 	require.NoError(t, expect.Locator(tile).ToHaveCount(2))
 	require.NoError(t, expect.Locator(tile.First().GetByTestId("media-dimensions")).ToHaveText("2400 × 2400"))
 	shot(t, b, "media-two")

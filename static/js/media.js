@@ -222,9 +222,12 @@
         var start = (n - 1) * m.partSize;
         var blob = file.slice(start, Math.min(start + m.partSize, file.size));
         return xhr("PUT", urls[n], blob, {}, function (loaded) { row.progress(start + loaded); }).then(function (r) {
-          etags[n - 1] = { partNumber: n, etag: r.getResponseHeader("ETag") || "" };
+          var etag = r.getResponseHeader("ETag");
+          // Without its ETag a part cannot be assembled (S3: expose ETag in the bucket's CORS).
+          if (!etag) throw new Error("the storage did not confirm the part");
+          etags[n - 1] = { partNumber: n, etag: etag };
           row.progress(start + blob.size);
-        }, function (err) {
+        }).then(null, function (err) {
           if (attempt >= PART_RETRIES) throw partError(n, total, err);
           return new Promise(function (res) { setTimeout(res, 500 * attempt); }).then(function () {
             return postJSON(form.getAttribute("data-sign"), { path: m.path, uploadId: m.uploadId, partNumbers: [n] });
