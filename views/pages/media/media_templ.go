@@ -151,7 +151,7 @@ func UploadCard(d Library) templ.Component {
 			templ_7745c5c3_Var4 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<section class=\"card\" aria-labelledby=\"media-upload-title\" data-testid=\"media-upload\"><div class=\"card__header\"><div><h2 class=\"card__title\" id=\"media-upload-title\">Upload</h2><p class=\"card__description\">PNG, JPEG, GIF, WebP, MP4, MOV or PDF. Large files are sent in parts, and a failed part is retried.</p></div></div><form class=\"card__body media-upload\" method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<section class=\"card\" aria-labelledby=\"media-upload-title\" data-testid=\"media-upload\"><div class=\"card__header\"><div><h2 class=\"card__title\" id=\"media-upload-title\">Upload</h2><p class=\"card__description\">PNG, JPEG, GIF, MP4, MOV or PDF. Large files are sent in parts, and a failed part is retried.</p></div></div><form class=\"card__body media-upload\" method=\"post\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
