@@ -20,6 +20,8 @@ type sealer struct{ aead cipher.AEAD }
 const (
 	purposeNetworkTokens = "crier network tokens v1"
 	purposeOAuthState    = "crier oauth state v1"
+	// Same label as before the sealer was shared, so stored webhook secrets still open.
+	purposeWebhookSecrets = "crier webhook secrets v1"
 )
 
 func newSealer(secret, purpose string) (*sealer, error) {

@@ -138,6 +138,12 @@ func (s *Service) sendMail(ctx context.Context, tx pgx.Tx, kind MailKind, to str
 	if err != nil {
 		return err
 	}
+	return s.queueRenderedMail(ctx, tx, kind, to, subject, text, html)
+}
+
+// queueRenderedMail writes a rendered mail to the outbox in tx and, with a mailer, enqueues its
+// delivery in the same transaction.
+func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKind, to, subject, text, html string) error {
 	id, err := s.q.WithTx(tx).InsertOutboxMail(ctx, store.InsertOutboxMailParams{ToAddress: to, Subject: subject, TextBody: text, HtmlBody: html, Kind: string(kind)})
 	if err != nil {
 		return fmt.Errorf("app: outbox %s: %w", kind, err)

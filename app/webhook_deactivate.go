@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/store"
 )
@@ -145,20 +144,4 @@ func (s *Service) mailWebhookDeactivated(ctx context.Context, tx pgx.Tx, to stri
 		return fmt.Errorf("app: mail %s: %w", MailWebhookDeactivated, err)
 	}
 	return s.queueRenderedMail(ctx, tx, MailWebhookDeactivated, to, d.Subject, text, b.String())
-}
-
-// queueRenderedMail writes a rendered email to the mail outbox in tx and, with a mailer configured,
-// enqueues its delivery in the same transaction — what sendMail does after rendering.
-func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKind, to, subject, text, html string) error {
-	id, err := s.q.WithTx(tx).InsertOutboxMail(ctx, store.InsertOutboxMailParams{ToAddress: to, Subject: subject, TextBody: text, HtmlBody: html, Kind: string(kind)})
-	if err != nil {
-		return fmt.Errorf("app: outbox %s: %w", kind, err)
-	}
-	if s.mailer == nil || s.jobs == nil {
-		return nil
-	}
-	if _, err := s.jobs.InsertTx(ctx, tx, DeliverMailArgs{MailID: id}, &river.InsertOpts{MaxAttempts: DeliverMailMaxAttempts}); err != nil {
-		return fmt.Errorf("app: enqueue mail %s: %w", kind, err)
-	}
-	return nil
 }

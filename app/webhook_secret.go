@@ -1,11 +1,7 @@
 package app
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -24,44 +20,28 @@ func newWebhookSecret() (string, error) {
 	return webhookSecretPrefix + base64.StdEncoding.EncodeToString(b), nil
 }
 
-// secretBox encrypts webhook secrets at rest: AES-256-GCM with a key derived from CRIER_SECRET by
-// HKDF-SHA256 (info "crier webhook secrets v1"); the organization id is the associated data, so a
-// ciphertext moved to another organization's row does not open. Stored as nonce ‖ ciphertext.
-type secretBox struct{ aead cipher.AEAD }
+// secretBox encrypts webhook secrets at rest with the shared sealer (AES-256-GCM, key derived from
+// CRIER_SECRET by HKDF-SHA256 under purposeWebhookSecrets); the organization id is the associated
+// data, so a ciphertext moved to another organization's row does not open. Stored as nonce ‖ ciphertext.
+type secretBox struct{ sealer *sealer }
 
 func newSecretBox(master []byte) (*secretBox, error) {
 	if len(master) < 32 {
 		return nil, errors.New("app: webhooks need CRIER_SECRET (at least 32 characters)")
 	}
-	key, err := hkdf.Key(sha256.New, master, nil, "crier webhook secrets v1", 32)
-	if err != nil {
-		return nil, fmt.Errorf("app: derive webhook key: %w", err)
-	}
-	block, err := aes.NewCipher(key)
+	s, err := newSealer(string(master), purposeWebhookSecrets)
 	if err != nil {
 		return nil, fmt.Errorf("app: webhook key: %w", err)
 	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, fmt.Errorf("app: webhook key: %w", err)
-	}
-	return &secretBox{aead: aead}, nil
+	return &secretBox{sealer: s}, nil
 }
 
 func (b *secretBox) seal(orgID, secret string) ([]byte, error) {
-	nonce := make([]byte, b.aead.NonceSize(), b.aead.NonceSize()+len(secret)+b.aead.Overhead())
-	if _, err := rand.Read(nonce); err != nil {
-		return nil, fmt.Errorf("app: seal webhook secret: %w", err)
-	}
-	return b.aead.Seal(nonce, nonce, []byte(secret), []byte(orgID)), nil
+	return b.sealer.seal([]byte(secret), orgID), nil
 }
 
 func (b *secretBox) open(orgID string, sealed []byte) (string, error) {
-	n := b.aead.NonceSize()
-	if len(sealed) < n {
-		return "", errors.New("app: open webhook secret: too short")
-	}
-	plain, err := b.aead.Open(nil, sealed[:n], sealed[n:], []byte(orgID))
+	plain, err := b.sealer.open(sealed, orgID)
 	if err != nil {
 		return "", fmt.Errorf("app: open webhook secret (was CRIER_SECRET changed?): %w", err)
 	}
