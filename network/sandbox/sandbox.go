@@ -79,6 +79,7 @@ type Net struct {
 	knobs    Knobs
 	failures []*Failure
 	apps     map[string]string // client id → secret of apps registered at runtime (Mastodon)
+	held     []*Held           // what Crier made there (held.go)
 }
 
 // User is a simulated account; Channels are its pages/boards/channels.
@@ -209,7 +210,7 @@ type dialect struct {
 
 func (n *Net) reset() {
 	n.users, n.codes, n.access, n.refresh = map[string]*User{}, map[string]*grant{}, map[string]*issued{}, map[string]*issued{}
-	n.calls, n.failures, n.knobs, n.apps = nil, nil, Knobs{}, map[string]string{}
+	n.calls, n.failures, n.knobs, n.apps, n.held = nil, nil, Knobs{}, map[string]string{}, nil
 }
 
 func randID(prefix string) string {
@@ -347,7 +348,7 @@ func (n *Net) state() map[string]any {
 		}
 	}
 	return map[string]any{"network": n.d.network, "users": users, "calls": n.calls, "knobs": n.knobs,
-		"pendingFailures": n.failures, "liveAccessTokens": live, "refreshTokens": len(n.refresh)}
+		"pendingFailures": n.failures, "liveAccessTokens": live, "refreshTokens": len(n.refresh), "held": n.held}
 }
 
 func (n *Net) serve(q *req) {

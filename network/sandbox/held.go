@@ -1,0 +1,90 @@
+package sandbox
+
+import (
+	"time"
+
+	"github.com/crier/crier/app"
+)
+
+// What a simulated network holds because Crier made it: posts, uploaded media, comments, messages.
+// Twins record them through keep as they accept them (with the network's own id), so tests count
+// what was "published" where — the never-twice test counts posts per target here — and the
+// dashboard's sandbox page shows them.
+
+// Held kinds.
+const (
+	KindPost    = "post"
+	KindMedia   = "media"
+	KindComment = "comment"
+	KindMessage = "message"
+)
+
+// Held is one thing a simulated network holds.
+type Held struct {
+	Kind    string `json:"kind"`
+	ID      string `json:"id"`      // the network's id for it
+	User    string `json:"user"`    // the login of the account that made it
+	Channel string `json:"channel"` // page, board, subreddit, channel … ("" for the account itself)
+	Text    string `json:"text,omitempty"`
+	// Media are the ids (or URLs) of the media attached.
+	Media []string `json:"media,omitempty"`
+	// Parent is the post or comment replied to, or the first post of a thread.
+	Parent    string         `json:"parent,omitempty"`
+	URL       string         `json:"url,omitempty"` // the permalink
+	Data      map[string]any `json:"data,omitempty"`
+	At        time.Time      `json:"at"`
+	DeletedAt *time.Time     `json:"deletedAt,omitempty"`
+}
+
+// keep records h (At set now) and answers the stored copy. Callers hold the sandbox lock (every
+// route handler does).
+func (n *Net) keep(h Held) *Held {
+	h.At = n.sb.Now().UTC()
+	p := &h
+	n.held = append(n.held, p)
+	return p
+}
+
+// find answers a held thing by kind and id (deleted ones too), or nil.
+func (n *Net) find(kind, id string) *Held {
+	for _, h := range n.held {
+		if h.Kind == kind && h.ID == id {
+			return h
+		}
+	}
+	return nil
+}
+
+// heldBy answers the live things of a kind made by a user, oldest first.
+func (n *Net) heldBy(kind, login string) []*Held {
+	var out []*Held
+	for _, h := range n.held {
+		if h.Kind == kind && h.User == login && h.DeletedAt == nil {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// remove marks a held thing deleted (it stays listed, with DeletedAt).
+func (n *Net) remove(h *Held) {
+	t := n.sb.Now().UTC()
+	h.DeletedAt = &t
+}
+
+// Held answers copies of what a network holds of one kind ("" for every kind), deleted ones too.
+func (s *Sandbox) Held(network app.Network, kind string) []Held {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.nets[Segment(network)]
+	if !ok {
+		return nil
+	}
+	var out []Held
+	for _, h := range n.held {
+		if kind == "" || h.Kind == kind {
+			out = append(out, *h)
+		}
+	}
+	return out
+}
