@@ -1,0 +1,117 @@
+package web
+
+import "time"
+
+// The calendar's grids are computed in the viewer's timezone. Days are built with time.Date in
+// that location (never by adding 24 hours), so a day that loses or gains an hour at a DST change
+// is still one cell, from its local midnight to the next local midnight (23 or 25 hours long).
+
+// dateLayout is the calendar's date parameter and day key ("2026-11-23").
+const dateLayout = "2006-01-02"
+
+// calDay is one cell of a grid: a local calendar day and the instants it spans.
+type calDay struct {
+	Year  int
+	Month time.Month
+	Day   int
+	Start time.Time // local midnight
+	End   time.Time // the next day's local midnight (exclusive)
+}
+
+// Key is the day as YYYY-MM-DD.
+func (d calDay) Key() string { return d.Start.Format(dateLayout) }
+
+// localDay is the day of y-m-d in loc (time.Date normalises overflowing days and months).
+func localDay(y int, m time.Month, d int, loc *time.Location) calDay {
+	start := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	end := time.Date(y, m, d+1, 0, 0, 0, 0, loc)
+	return calDay{Year: start.Year(), Month: start.Month(), Day: start.Day(), Start: start, End: end}
+}
+
+// weekStart is the first day of a calendar week (ISO: Monday).
+const weekStart = time.Monday
+
+// daysBack is how many days before d its week starts.
+func daysBack(d time.Weekday) int { return (int(d) - int(weekStart) + 7) % 7 }
+
+// monthGrid is the weeks (Monday first) covering the month of y-m in loc: four to six rows of
+// seven days, padded with the neighbouring months' days.
+func monthGrid(y int, m time.Month, loc *time.Location) [][]calDay {
+	first := localDay(y, m, 1, loc)
+	back := daysBack(first.Start.Weekday())
+	days := localDay(y, m+1, 0, loc).Day // the month's last day
+	rows := (back + days + 6) / 7
+	weeks := make([][]calDay, rows)
+	for w := range weeks {
+		weeks[w] = make([]calDay, 7)
+		for i := range weeks[w] {
+			weeks[w][i] = localDay(y, m, 1-back+w*7+i, loc)
+		}
+	}
+	return weeks
+}
+
+// weekGrid is the week (Monday first) holding the day y-m-d in loc.
+func weekGrid(y int, m time.Month, d int, loc *time.Location) []calDay {
+	day := localDay(y, m, d, loc)
+	start := day.Day - daysBack(day.Start.Weekday())
+	week := make([]calDay, 7)
+	for i := range week {
+		week[i] = localDay(day.Year, day.Month, start+i, loc)
+	}
+	return week
+}
+
+// gridSpan is the instants a grid covers: the first day's start to the last day's end.
+func gridSpan(weeks [][]calDay) (from, to time.Time) {
+	if len(weeks) == 0 || len(weeks[0]) == 0 {
+		return time.Time{}, time.Time{}
+	}
+	last := weeks[len(weeks)-1]
+	return weeks[0][0].Start, last[len(last)-1].End
+}
+
+// dayKey is the local day of an instant in loc (the cell a post goes in).
+func dayKey(t time.Time, loc *time.Location) string { return t.In(loc).Format(dateLayout) }
+
+// parseDay reads a YYYY-MM-DD date; ok is false for anything else.
+func parseDay(s string) (y int, m time.Month, d int, ok bool) {
+	t, err := time.Parse(dateLayout, s)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	return t.Year(), t.Month(), t.Day(), true
+}
+
+// localMoment is the instant of a wall-clock date and time in loc. A time that does not exist
+// that day (skipped by a DST change, e.g. 02:30 on the spring-forward night) is refused rather
+// than silently moved; an ambiguous one (repeated at fall-back) is the first of the two.
+func localMoment(date, clock string, loc *time.Location) (time.Time, bool) {
+	y, m, d, ok := parseDay(date)
+	if !ok {
+		return time.Time{}, false
+	}
+	c, err := time.Parse("15:04", clock)
+	if err != nil {
+		return time.Time{}, false
+	}
+	t := time.Date(y, m, d, c.Hour(), c.Minute(), 0, 0, loc)
+	if t.Hour() != c.Hour() || t.Minute() != c.Minute() || t.Day() != d {
+		return time.Time{}, false
+	}
+	// Go does not promise which of a repeated time's two instants time.Date picks: take the first.
+	_, before := t.Add(-3 * time.Hour).Zone()
+	if _, off := t.Zone(); before > off {
+		if e := t.Add(-time.Duration(before-off) * time.Second); e.Hour() == t.Hour() && e.Minute() == t.Minute() {
+			t = e
+		}
+	}
+	return t, true
+}
+
+// movedTo is t moved to the local day y-m-d in loc, keeping its local time of day (drag to
+// reschedule). A time of day that the new day skips (DST) moves forward by the gap, as clocks do.
+func movedTo(t time.Time, y int, m time.Month, d int, loc *time.Location) time.Time {
+	lt := t.In(loc)
+	return time.Date(y, m, d, lt.Hour(), lt.Minute(), lt.Second(), 0, loc)
+}
