@@ -1,0 +1,496 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/crier/crier/app"
+)
+
+// composerInput is the composer's form, read: what the Service gets, and every value as typed
+// (so a refused form comes back as it was).
+type composerInput struct {
+	TeamID   string
+	Title    string
+	Text     string // the shared text
+	Media    []string
+	Networks []app.Network
+	Date     string // the schedule's local date (YYYY-MM-DD) and time (HH:MM)
+	Time     string
+	PostDate *time.Time
+	Action   string // draft | review | schedule | now
+	Data     app.PostData
+	Values   url.Values        // the form as submitted
+	Errors   map[string]string // by form field name ("text", "TWITTER.poll.durationMinutes")
+}
+
+// Composer actions (the submit buttons' values).
+const (
+	actionDraft    = "draft"
+	actionReview   = "review"
+	actionSchedule = "schedule"
+	actionNow      = "now"
+)
+
+// fieldName is the form name of a network's field ("TWITTER.poll.options").
+func fieldName(n app.Network, key string) string { return string(n) + "." + key }
+
+// mediaName is the form name of a network's own media (instead of the shared media).
+func mediaName(n app.Network) string { return string(n) + ".uploadIds" }
+
+// readComposer reads the submitted composer form in loc (the viewer's timezone). Values it cannot
+// read (a number that is not one, a time a DST change skips) are errors beside their fields; the
+// Service checks everything else.
+func readComposer(vals url.Values, loc *time.Location) composerInput {
+	in := composerInput{
+		TeamID: strings.TrimSpace(vals.Get("teamId")),
+		Title:  strings.TrimSpace(vals.Get("title")),
+		Text:   vals.Get("text"),
+		Media:  nonEmpty(vals["uploadIds"]),
+		Date:   strings.TrimSpace(vals.Get("date")),
+		Time:   strings.TrimSpace(vals.Get("time")),
+		Action: vals.Get("action"),
+		Values: vals,
+		Errors: map[string]string{},
+	}
+	for _, v := range vals["networks"] {
+		n := app.Network(v)
+		if n.Valid() && !hasNetwork(in.Networks, n) {
+			in.Networks = append(in.Networks, n)
+		}
+	}
+	if in.Date != "" || in.Time != "" {
+		if in.Time == "" {
+			in.Time = "09:00"
+		}
+		if t, ok := localMoment(in.Date, in.Time, loc); ok {
+			in.PostDate = &t
+		} else if _, _, _, dok := parseDay(in.Date); dok {
+			if _, err := time.Parse("15:04", in.Time); err == nil {
+				in.Errors["time"] = "This time does not exist on that day in " + zoneName(loc) + ": the clocks skip it. Choose another time."
+			} else {
+				in.Errors["time"] = "Enter a time such as 14:30"
+			}
+		} else {
+			in.Errors["date"] = "Enter a date such as " + time.Now().In(loc).Format(dateLayout)
+		}
+	}
+	if in.Title == "" {
+		in.Title = defaultTitle(in.Text)
+	}
+	raw := map[string]any{}
+	for _, n := range in.Networks {
+		raw[string(n)] = readPayload(n, vals, in, loc)
+	}
+	b, err := json.Marshal(raw)
+	if err == nil {
+		err = json.Unmarshal(b, &in.Data)
+	}
+	if err != nil { // the table's kinds match the payload types; a mismatch is a bug
+		panic("web: composer payload: " + err.Error())
+	}
+	return in
+}
+
+// defaultTitle is a post's title when none is given: the start of its first line.
+func defaultTitle(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	line = strings.TrimSpace(line)
+	if r := []rune(line); len(r) > 60 {
+		line = strings.TrimSpace(string(r[:59])) + "…"
+	}
+	if line == "" {
+		return "Untitled post"
+	}
+	return line
+}
+
+// readPayload builds one network's payload (as JSON values) from its fields, the shared text and
+// the media.
+func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Location) map[string]any {
+	m := map[string]any{}
+	media := nonEmpty(vals[mediaName(n)])
+	if len(media) == 0 {
+		media = in.Media
+	}
+	mediaDone := false
+	for _, f := range networkFields[n] {
+		name := fieldName(n, f.Key)
+		v := strings.TrimSpace(vals.Get(name))
+		switch f.Kind {
+		case kindBool:
+			if f.Default == "on" { // a default-true flag is always sent, so unticking it says false
+				setPath(m, f.Key, vals.Get(name) == "on")
+			} else if vals.Get(name) == "on" {
+				setPath(m, f.Key, true)
+			}
+		case kindChecks:
+			if list := nonEmpty(vals[name]); len(list) > 0 {
+				setPath(m, f.Key, list)
+			}
+		case kindInt:
+			if v == "" {
+				continue
+			}
+			i, err := strconv.Atoi(v)
+			if err != nil {
+				in.Errors[name] = "Enter a whole number"
+				continue
+			}
+			setPath(m, f.Key, i)
+		case kindNumber:
+			if v == "" {
+				continue
+			}
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				in.Errors[name] = "Enter a number"
+				continue
+			}
+			setPath(m, f.Key, x)
+		case kindList:
+			if list := splitList(v, true); len(list) > 0 {
+				setPath(m, f.Key, list)
+			}
+		case kindLines:
+			if list := splitList(v, false); len(list) > 0 {
+				setPath(m, f.Key, list)
+			}
+		case kindDateTime:
+			if v == "" {
+				continue
+			}
+			date, clock, _ := strings.Cut(v, "T")
+			t, ok := localMoment(date, clock, loc)
+			if !ok {
+				in.Errors[name] = "Enter a date and time that exists in " + zoneName(loc)
+				continue
+			}
+			setPath(m, f.Key, t.UTC().Format(time.RFC3339))
+		case kindAltTexts:
+			lines := strings.Split(strings.ReplaceAll(vals.Get(name), "\r\n", "\n"), "\n")
+			if strings.TrimSpace(strings.Join(lines, "")) == "" || len(media) == 0 {
+				continue
+			}
+			items := make([]map[string]any, 0, len(media))
+			for i, id := range media {
+				it := map[string]any{"uploadId": id}
+				if i < len(lines) && strings.TrimSpace(lines[i]) != "" {
+					it["altText"] = strings.TrimSpace(lines[i])
+				}
+				items = append(items, it)
+			}
+			setPath(m, f.Key, items)
+			mediaDone = true
+		case kindTags:
+			var tags []map[string]any
+			for _, line := range splitList(v, false) {
+				parts := strings.Split(line, ",")
+				if len(parts) != 3 {
+					in.Errors[name] = "Write each tag as: username, x, y"
+					break
+				}
+				x, errX := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+				y, errY := strconv.ParseFloat(strings.TrimSpace(parts[2]), 64)
+				if errX != nil || errY != nil {
+					in.Errors[name] = "x and y are numbers from 0 to 1, such as 0.5"
+					break
+				}
+				tags = append(tags, map[string]any{"username": strings.TrimPrefix(strings.TrimSpace(parts[0]), "@"), "x": x, "y": y})
+			}
+			if len(tags) > 0 {
+				setPath(m, f.Key, tags)
+			}
+		case kindCarousel:
+			var items []map[string]any
+			for _, line := range splitList(v, false) {
+				id, alt, _ := strings.Cut(line, ",")
+				it := map[string]any{"uploadId": strings.TrimSpace(id)}
+				if a := strings.TrimSpace(alt); a != "" {
+					it["altText"] = a
+				}
+				items = append(items, it)
+			}
+			if len(items) > 0 {
+				setPath(m, f.Key, items)
+				mediaDone = true
+			}
+		case kindThread:
+			var tweets []map[string]any
+			for _, part := range threadSplit.Split(strings.ReplaceAll(vals.Get(name), "\r\n", "\n"), -1) {
+				if t := strings.TrimSpace(part); t != "" {
+					tweets = append(tweets, map[string]any{"text": t})
+				}
+			}
+			if len(tweets) > 0 {
+				setPath(m, f.Key, tweets)
+			}
+		default: // text, textarea, url, select, upload, channel
+			if v != "" {
+				if f.Kind == kindTextarea || f.Key == "text" {
+					v = strings.TrimRight(vals.Get(name), " \t\r\n")
+				}
+				setPath(m, f.Key, v)
+			}
+		}
+	}
+	if _, ok := m["text"]; !ok && strings.TrimSpace(in.Text) != "" {
+		m["text"] = strings.TrimRight(in.Text, " \t\r\n")
+	}
+	if !mediaDone && len(media) > 0 {
+		m["uploadIds"] = media
+	}
+	return m
+}
+
+// threadSplit separates a thread's posts: a line holding only ---.
+var threadSplit = regexp.MustCompile(`(?m)^\s*---\s*$`)
+
+// setPath sets a dotted path in m, creating the objects on the way.
+func setPath(m map[string]any, path string, v any) {
+	head, rest, nested := strings.Cut(path, ".")
+	if !nested {
+		m[head] = v
+		return
+	}
+	sub, ok := m[head].(map[string]any)
+	if !ok {
+		sub = map[string]any{}
+		m[head] = sub
+	}
+	setPath(sub, rest, v)
+}
+
+// getPath reads a dotted path of m (nil when absent).
+func getPath(m map[string]any, path string) any {
+	head, rest, nested := strings.Cut(path, ".")
+	if !nested {
+		return m[head]
+	}
+	sub, _ := m[head].(map[string]any)
+	if sub == nil {
+		return nil
+	}
+	return getPath(sub, rest)
+}
+
+// splitList splits on new lines (and commas when commas is true), trimming and dropping empties.
+func splitList(s string, commas bool) []string {
+	f := func(r rune) bool { return r == '\n' || r == '\r' || (commas && r == ',') }
+	var out []string
+	for _, p := range strings.FieldsFunc(s, f) {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func nonEmpty(list []string) []string {
+	var out []string
+	for _, s := range list {
+		if s = strings.TrimSpace(s); s != "" && !hasString(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func hasNetwork(list []app.Network, n app.Network) bool {
+	for _, x := range list {
+		if x == n {
+			return true
+		}
+	}
+	return false
+}
+
+// composerValues is a saved post's content as the composer's form: the inverse of readComposer.
+// The shared text and media are the first network's; a network whose text or media differ gets
+// them in its tab.
+func composerValues(title string, data *app.PostData, postDate *time.Time, loc *time.Location) url.Values {
+	vals := url.Values{}
+	vals.Set("title", title)
+	nets := data.Networks()
+	if postDate != nil {
+		lt := postDate.In(loc)
+		vals.Set("date", lt.Format(dateLayout))
+		vals.Set("time", lt.Format("15:04"))
+	}
+	var raw map[string]map[string]any
+	b, _ := json.Marshal(data)
+	_ = json.Unmarshal(b, &raw)
+	shared, sharedMedia := "", []string(nil)
+	if len(nets) > 0 {
+		first := data.Of(nets[0])
+		shared, sharedMedia = first.Body(), first.Uploads()
+	}
+	vals.Set("text", shared)
+	for _, id := range sharedMedia {
+		vals.Add("uploadIds", id)
+	}
+	for _, n := range nets {
+		vals.Add("networks", string(n))
+		p := data.Of(n)
+		m := raw[string(n)]
+		if !sameStrings(p.Uploads(), sharedMedia) {
+			for _, id := range p.Uploads() {
+				vals.Add(mediaName(n), id)
+			}
+		}
+		for _, f := range networkFields[n] {
+			name := fieldName(n, f.Key)
+			v := getPath(m, f.Key)
+			switch f.Kind {
+			case kindBool:
+				if b, _ := v.(bool); b || (f.Default == "on" && v == nil) {
+					vals.Set(name, "on")
+				}
+			case kindChecks:
+				for _, s := range anyStrings(v) {
+					vals.Add(name, s)
+				}
+			case kindList:
+				vals.Set(name, strings.Join(anyStrings(v), ", "))
+			case kindLines:
+				vals.Set(name, strings.Join(anyStrings(v), "\n"))
+			case kindDateTime:
+				if s, _ := v.(string); s != "" {
+					if t, err := time.Parse(time.RFC3339, s); err == nil {
+						vals.Set(name, t.In(loc).Format("2006-01-02T15:04"))
+					}
+				}
+			case kindAltTexts:
+				var lines []string
+				for _, it := range anyObjects(v) {
+					s, _ := it["altText"].(string)
+					lines = append(lines, s)
+				}
+				if strings.TrimSpace(strings.Join(lines, "")) != "" {
+					vals.Set(name, strings.Join(lines, "\n"))
+				}
+			case kindTags:
+				var lines []string
+				for _, it := range anyObjects(v) {
+					lines = append(lines, fmt.Sprintf("%v, %v, %v", it["username"], it["x"], it["y"]))
+				}
+				vals.Set(name, strings.Join(lines, "\n"))
+			case kindCarousel:
+				var lines []string
+				for _, it := range anyObjects(v) {
+					line, _ := it["uploadId"].(string)
+					if alt, _ := it["altText"].(string); alt != "" {
+						line += ", " + alt
+					}
+					lines = append(lines, line)
+				}
+				vals.Set(name, strings.Join(lines, "\n"))
+			case kindThread:
+				var parts []string
+				for _, it := range anyObjects(v) {
+					s, _ := it["text"].(string)
+					parts = append(parts, s)
+				}
+				vals.Set(name, strings.Join(parts, "\n---\n"))
+			default:
+				if f.Key == "text" {
+					if s, _ := v.(string); s != shared {
+						vals.Set(name, s)
+					}
+					continue
+				}
+				if v != nil {
+					vals.Set(name, fmt.Sprint(v))
+				}
+			}
+		}
+	}
+	return vals
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func anyStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func anyObjects(v any) []map[string]any {
+	list, _ := v.([]any)
+	out := make([]map[string]any, 0, len(list))
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// issueField is the composer field a Service issue's path names ("data.TWITTER.poll.options" →
+// "TWITTER.poll.options"; ["postDate"] → "date"); "" when none matches.
+func issueField(path []any) string {
+	var parts []string
+	for _, p := range path {
+		if _, isIndex := p.(int); isIndex {
+			break
+		}
+		if f, isNum := p.(float64); isNum {
+			_ = f
+			break
+		}
+		parts = append(parts, fmt.Sprint(p))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	switch parts[0] {
+	case "postDate":
+		return "date"
+	case "title":
+		return "title"
+	case "teamId":
+		return "teamId"
+	case "socialAccountTypes":
+		return "networks"
+	case "data":
+		if len(parts) < 2 {
+			return "networks"
+		}
+		n := app.Network(parts[1])
+		if len(parts) == 2 {
+			return string(n)
+		}
+		key := strings.Join(parts[2:], ".")
+		if key == "uploadIds" {
+			return "uploadIds"
+		}
+		for _, f := range networkFields[n] {
+			if f.Key == key || strings.HasPrefix(key, f.Key+".") {
+				return fieldName(n, f.Key)
+			}
+		}
+		return string(n)
+	}
+	return ""
+}
