@@ -1,0 +1,150 @@
+// Package composer holds the composer: the networks to post to (the team's connected accounts),
+// the shared text with live counters per network, media from the library (with upload), one tab
+// per network holding every field of its payload, the schedule in the viewer's timezone, the four
+// ways to save (draft, review, schedule, publish now) and a live preview per network.
+//
+// Pages take plain values; web builds them (from app.PostData and the payload table) and every URL.
+package composer
+
+import (
+	"github.com/a-h/templ"
+
+	mediaview "github.com/crier/crier/views/pages/media"
+)
+
+// Ids of the parts htmx swaps.
+const (
+	FormID     = "composer-form"
+	PreviewID  = "composer-preview"
+	CountersID = "composer-counters"
+	MediaID    = "composer-media"
+	UploadID   = "composer-upload"
+)
+
+// Data is the composer page.
+type Data struct {
+	Title    string        // the page's heading: "Compose" or "Edit post"
+	Action   templ.SafeURL // POST: save
+	Preview  string        // POST: previews and counters (htmx)
+	MediaURL string        // GET: the media grid again, keeping the selection (after an upload)
+	Self     templ.SafeURL // GET: the composer (the team switch)
+	Back     templ.SafeURL // cancel: the post's page or the calendar
+	Editing  bool
+
+	Teams   []Option
+	TeamID  string
+	NoTeams bool          // the organization has no team yet
+	TeamURL templ.SafeURL // the team's page, where accounts are connected
+
+	Accounts []Account // the team's connected accounts
+	Tabs     []Tab     // one per connected account's network
+
+	PostTitle string
+	Text      string
+	Media     mediaview.Grid   // the library in select mode (name uploadIds, multiple)
+	Upload    mediaview.Upload // the upload dialog's endpoints
+	Library   templ.SafeURL    // the media library page (upload without JavaScript)
+	Thumbs    []Option         // uploads a thumbnail field may name
+
+	Date, Time string // the schedule, local
+	Zone       string // "Europe/Paris"
+	ZoneNote   string // "UTC+01:00"
+	Profile    templ.SafeURL
+	MinDate    string
+
+	Errors  map[string]string // by field name
+	Message string            // a refusal not tied to a field (quota, role)
+
+	Counters []Counter
+	Cards    []Card
+	CanPublishNow bool
+}
+
+// Error is the error of a field ("" when none).
+func (d Data) Error(name string) string { return d.Errors[name] }
+
+// Option is a choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// Account is a connected account the post may go to.
+type Account struct {
+	Network  string // TWITTER
+	Name     string // X
+	Handle   string // @ada
+	Display  string // Ada Lovelace
+	Avatar   string
+	Initials string
+	Checked  bool
+	Warning  string // "Needs reconnecting"
+}
+
+// Tab is a network's tab: every field of its payload, in groups.
+type Tab struct {
+	Network  string
+	Name     string
+	Selected bool
+	Groups   []Group
+	Errors   int      // fields of the tab with an error (a badge on the tab)
+	Message  string   // an issue on the whole network
+	OwnMedia []string // upload ids the network uses instead of the shared media
+}
+
+// Group is a titled set of fields ("" is the tab's main fields).
+type Group struct {
+	Title  string
+	Fields []Field
+}
+
+// Field is one control of a tab.
+type Field struct {
+	Name        string // form name: TWITTER.poll.options
+	ID          string
+	Label       string
+	Kind        string // text, textarea, url, select, checks, bool, int, number, list, lines, datetime, upload, channel, alttexts, tags, carousel, thread
+	Value       string
+	Values      map[string]bool // checks
+	Options     []Option
+	Placeholder string
+	Hint        string
+	Error       string
+	Min, Max    string
+}
+
+// Counter is a network's character count of its text.
+type Counter struct {
+	Network string
+	Name    string
+	Used    int
+	Limit   int // 0: no limit known
+	Over    bool
+	Near    bool // within 10% of the limit
+}
+
+// Card is a network's preview.
+type Card struct {
+	Network  string
+	Name     string
+	Layout   string // feed | visual | reddit | video | chat
+	Display  string
+	Handle   string
+	Avatar   string
+	Initials string
+	When     string
+	Title    string // Reddit's or YouTube's title, Pinterest's pin title
+	Text     string // what fits
+	Overflow string // what goes past the network's limit
+	Where    string // r/subreddit, #channel, board
+	Media    []Thumb
+	Counter  Counter
+	Empty    bool // nothing to show yet
+	Note     string
+}
+
+// Thumb is a media item of a preview.
+type Thumb struct {
+	URL  string
+	Kind string // image | video | document
+	Alt  string
+}
