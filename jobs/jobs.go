@@ -51,6 +51,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
 		addSocialAccountWorkers(workers, svc)
 		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
+		river.AddWorker(workers, &publishWorker{svc: svc})
 		cfg.Workers = workers
 		cfg.Queues = Queues
 		cfg.PeriodicJobs = []*river.PeriodicJob{
