@@ -56,6 +56,7 @@ const (
 	areaTeams       = "teams"
 	areaComposer    = "composer"
 	areaCalendar    = "calendar"
+	areaPosts       = "posts"
 	areaInbox       = "inbox"
 	areaAutomations = "automations"
 	areaBio         = "bio"
@@ -78,7 +79,7 @@ var areas = []area{
 		},
 	},
 	{
-		ID: areaComposer, Label: "Composer", Path: "/composer", Icon: "composer",
+		Built: true, ID: areaComposer, Label: "Composer", Path: "/composer", Icon: "composer",
 		Summary: "Write a post once and tailor it for every network it goes to.",
 		Plans: []string{
 			"Write one post, then adjust its text, media and options for each network.",
@@ -87,12 +88,21 @@ var areas = []area{
 		},
 	},
 	{
-		ID: areaCalendar, Label: "Calendar", Path: "/calendar", Icon: "calendar",
+		Built: true, ID: areaCalendar, Label: "Calendar", Path: "/calendar", Icon: "calendar",
 		Summary: "See everything that is scheduled and published, day by day.",
 		Plans: []string{
 			"Browse scheduled and published posts by week or month, in your timezone.",
 			"Open a post to see its status on each network, with the network's own error when one failed.",
 			"Move a scheduled post to a new date and time.",
+		},
+	},
+	{
+		Built: true, ID: areaPosts, Label: "Posts", Path: "/posts", Icon: "send",
+		Summary: "Every post of a team, with its status on each network.",
+		Plans: []string{
+			"Filter posts by status, network, date and text.",
+			"Follow a post live while it publishes, and retry the networks that failed.",
+			"Approve or send back the posts waiting for review.",
 		},
 	},
 	{
@@ -184,7 +194,7 @@ func navigation() []layout.NavGroup {
 	}
 	return []layout.NavGroup{
 		{Items: []layout.NavItem{{ID: areaHome, Label: "Home", Href: pathHome, Icon: "home"}}},
-		{Label: "Publish", Items: items(areaComposer, areaCalendar, areaMedia)},
+		{Label: "Publish", Items: items(areaComposer, areaCalendar, areaPosts, areaMedia)},
 		{Label: "Engage", Items: items(areaInbox, areaAutomations, areaBio)},
 		{Label: "Manage", Items: items(areaTeams, areaBilling, areaSettings)},
 		{Label: "Developers", Items: append(items(areaWebhooks),

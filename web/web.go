@@ -70,6 +70,9 @@ func (h *Handler) Register(e *echo.Echo) {
 	h.registerOrganization(e, signedIn)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
+	h.registerComposer(e, signedIn)
+	h.registerCalendar(e, signedIn)
+	h.registerPosts(e, signedIn)
 	for _, a := range areas {
 		if !a.Built {
 			e.GET(a.Path, h.showArea(a), signedIn...).Name = a.ID

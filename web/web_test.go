@@ -107,7 +107,7 @@ func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
 var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automations", "bio", "media", "webhooks", "billing", "settings", "docs"}
 
 var areaPaths = map[string]string{
-	"composer": "/composer", "calendar": "/calendar", "inbox": "/inbox",
+	"inbox": "/inbox",
 	"automations": "/automations", "bio": "/bio",
 	"billing": "/billing",
 }
@@ -232,21 +232,21 @@ func TestFragmentForHTMXRequests(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 
-	rec := b.get(t, "/composer", "HX-Request", "true")
+	rec := b.get(t, "/inbox", "HX-Request", "true")
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, "text/html; charset=UTF-8", rec.Header().Get("Content-Type"))
 	require.Contains(t, rec.Header().Values("Vary"), "HX-Request")
 	body := rec.Body.String()
 	require.NotContains(t, body, "<html")
 	require.NotContains(t, body, "<nav")
-	require.Contains(t, body, `data-testid="area-composer"`)
+	require.Contains(t, body, `data-testid="area-inbox"`)
 
 	home := b.get(t, "/", "HX-Request", "true")
 	require.NotContains(t, home.Body.String(), "<html")
 	require.Contains(t, home.Body.String(), `data-testid="network-status"`)
 
 	// Boosted requests swap the whole body: they get the full page.
-	boosted := b.get(t, "/composer", "HX-Request", "true", "HX-Boosted", "true")
+	boosted := b.get(t, "/inbox", "HX-Request", "true", "HX-Boosted", "true")
 	require.Contains(t, boosted.Body.String(), "<html")
 }
 

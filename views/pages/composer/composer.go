@@ -55,8 +55,8 @@ type Data struct {
 	Errors  map[string]string // by field name
 	Message string            // a refusal not tied to a field (quota, role)
 
-	Counters []Counter
-	Cards    []Card
+	Counters      []Counter
+	Cards         []Card
 	CanPublishNow bool
 }
 

@@ -73,3 +73,124 @@ type Net struct {
 	Code string // TWITTER
 	Name string // X
 }
+
+// Option is a choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// Filters are the list's filters (GET /post's query).
+type Filters struct {
+	Team      string
+	Status    string
+	Q         string
+	Platforms map[string]bool
+	From, To  string // local dates YYYY-MM-DD
+	OrderBy   string // createdAt | updatedAt | postDate | postedDate
+	Order     string // ASC | DESC
+}
+
+// List is the posts page (and the approval queue, Review set).
+type List struct {
+	Review    bool // the approval queue
+	CanReview bool // OWNER and ADMIN approve and send back
+	Teams     []Option
+	Networks  []Net
+	Filters   Filters
+	Rows      []Row
+	Total     int
+	Action    string // the filters' GET target (htmx swaps the results)
+	Self      string
+	Prev      string
+	Next      string
+	Page      int
+	Pages     int
+	Compose   string
+	AllHref   string
+	QueueHref string
+	Queue     int // posts awaiting review (the tab's count)
+	Zone      string
+	NoTeams   bool
+	TeamsHref string
+}
+
+// Row is one post of the list.
+type Row struct {
+	ID        string
+	Title     string
+	Excerpt   string
+	Status    string
+	When      string // the post date, local
+	WhenLabel string // "Scheduled for", "Posted", "Created"
+	Networks  []TargetChip
+	Media     int
+	Thumb     string
+	Href      string
+	Edit      string
+	Approve   string
+	Reject    string
+	Note      string // a review note (sent back)
+	Author    string
+}
+
+// TargetChip is a network of a post with its own status.
+type TargetChip struct {
+	Code, Name, Status string
+}
+
+// Detail is a post's page.
+type Detail struct {
+	ID         string
+	Title      string
+	Status     string
+	Team       string
+	When       string
+	WhenLabel  string
+	Posted     string
+	Created    string
+	Updated    string
+	Text       string
+	Thumbs     []string
+	Targets    []Target
+	Error      string
+	ReviewNote string
+	Live       bool   // poll every 2 s (a target publishing, retrying or due)
+	Self       string // GET: the page (polling)
+	Back       string
+	Edit       string // "" when the post cannot be edited
+	Retry      string // "" when nothing failed
+	Delete     string // the confirmation
+	Approve    string // REVIEW and the viewer may approve
+	Reject     string
+	Reschedule string // POST date, time (SCHEDULED, DRAFT, REVIEW)
+	Date, Time string
+	Zone       string
+	CanReview  bool
+	Flash      string
+	Message    string // a refused action
+	Verbose    bool   // the organization shows verbose errors
+	Settings   string
+}
+
+// Target is one network of a post.
+type Target struct {
+	Network     string
+	Name        string
+	Kind        string // POST | FIRST_COMMENT
+	Account     string
+	Status      string
+	Permalink   string
+	ExternalID  string
+	Posted      string
+	NextAttempt string
+	Attempts    int
+	Error       string
+	Verbose     *Verbose
+}
+
+// Verbose is a network's own error detail.
+type Verbose struct {
+	Code, Message, Retryability, UserMessage, Meta string
+	HTTPStatus                                     string
+	Transient                                      string // "yes", "no" or ""
+}

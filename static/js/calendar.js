@@ -1,0 +1,93 @@
+// Crier calendar: drag a scheduled post to another day to move it (it keeps its time of day, in
+// your timezone; the server computes the new instant). Without this file a post's page has a
+// reschedule form.
+(function () {
+  "use strict";
+
+  function csrf() {
+    try {
+      var h = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+      return h["X-CSRF-Token"] || "";
+    } catch (e) {
+      return "";
+    }
+  }
+
+  function say(cal, text, bad) {
+    var s = document.querySelector("[data-calendar-status]");
+    if (!s) return;
+    s.textContent = text;
+    s.classList.toggle("calendar__status--error", !!bad);
+  }
+
+  var dragged = null;
+
+  document.addEventListener("dragstart", function (ev) {
+    var e = ev.target instanceof Element ? ev.target.closest("[data-drag-id]") : null;
+    if (!e) return;
+    dragged = e;
+    e.classList.add("is-dragging");
+    ev.dataTransfer.effectAllowed = "move";
+    ev.dataTransfer.setData("text/plain", e.getAttribute("data-drag-id"));
+  });
+
+  document.addEventListener("dragend", function () {
+    if (dragged) dragged.classList.remove("is-dragging");
+    dragged = null;
+    document.querySelectorAll(".calendar__day.is-over").forEach(function (d) { d.classList.remove("is-over"); });
+  });
+
+  function dayOf(ev) {
+    return ev.target instanceof Element ? ev.target.closest("[data-drop]") : null;
+  }
+
+  document.addEventListener("dragover", function (ev) {
+    var day = dayOf(ev);
+    if (!day || !dragged) return;
+    ev.preventDefault();
+    ev.dataTransfer.dropEffect = "move";
+    document.querySelectorAll(".calendar__day.is-over").forEach(function (d) { if (d !== day) d.classList.remove("is-over"); });
+    day.classList.add("is-over");
+  });
+
+  document.addEventListener("drop", function (ev) {
+    var day = dayOf(ev);
+    if (!day || !dragged) return;
+    ev.preventDefault();
+    day.classList.remove("is-over");
+    var cal = day.closest("[data-calendar]");
+    var id = dragged.getAttribute("data-drag-id");
+    var date = day.getAttribute("data-day");
+    if (dragged.closest("[data-drop]") === day) return;
+    var list = day.querySelector(".calendar__entries");
+    if (list) {
+      var li = document.createElement("li");
+      li.appendChild(dragged);
+      list.appendChild(li);
+    }
+    dragged.classList.add("is-moving");
+    say(cal, "Moving…", false);
+    var body = new URLSearchParams();
+    body.set("id", id);
+    body.set("date", date);
+    fetch(cal.getAttribute("data-move"), {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRF-Token": csrf(), "Content-Type": "application/x-www-form-urlencoded" },
+      body: body.toString()
+    }).then(function (res) {
+      if (res.status === 204) {
+        var msg = res.headers.get("X-Crier-Message");
+        say(cal, msg ? decodeURIComponent(msg) : "Moved.", false);
+        if (window.htmx) window.htmx.trigger(document.body, "calendarChanged");
+        return;
+      }
+      return res.text().then(function (t) {
+        say(cal, t || "The post could not be moved.", true);
+        if (window.htmx) window.htmx.trigger(document.body, "calendarChanged");
+      });
+    }).catch(function () {
+      say(cal, "The post could not be moved: the connection failed.", true);
+    });
+  });
+})();

@@ -1,0 +1,62 @@
+// Package calendar holds the calendar: a month or a week of a team's posts in the viewer's
+// timezone, each day a drop target for rescheduling (static/js/calendar.js drags; without
+// JavaScript a post's page reschedules it).
+//
+// Pages take plain values; web computes the grid (DST-safe) and builds every URL.
+package calendar
+
+import "github.com/crier/crier/views/pages/posts"
+
+// Grid is the id of the part htmx reloads (navigation, filters, after a move).
+const Grid = "calendar-grid"
+
+// MovedEvent reloads the grid after a post moved.
+const MovedEvent = "calendarChanged"
+
+// Data is the calendar page.
+type Data struct {
+	View     string // month | week
+	Title    string // "November 2026", "Nov 23 – 29, 2026"
+	Zone     string
+	Teams    []posts.Option
+	Team     string
+	Prev     string
+	Next     string
+	Today    string
+	Month    string // the month view of the same date
+	Week     string // the week view of the same date
+	Self     string
+	Move     string // POST id, date: a drop
+	Compose  string
+	Weekdays []string
+	Weeks    [][]Day
+	Total    int
+	NoTeams  bool
+	Teams0   string
+}
+
+// Day is one cell.
+type Day struct {
+	Key     string // 2026-11-23
+	Number  string // 23
+	Label   string // Monday 23 November
+	Short   string // Mon 23
+	InRange bool   // in the month shown (always in the week view)
+	Today   bool
+	Past    bool
+	Entries []Entry
+	More    int    // entries not shown (month view)
+	MoreURL string // the week of the day
+	Compose string // a new post on this day
+}
+
+// Entry is a post in a day.
+type Entry struct {
+	ID        string
+	Time      string // 14:05
+	Title     string
+	Status    string
+	Networks  []posts.Net
+	Href      string
+	Draggable bool
+}

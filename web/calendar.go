@@ -1,0 +1,208 @@
+package web
+
+import (
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/crier/crier/app"
+	calendarview "github.com/crier/crier/views/pages/calendar"
+	"github.com/crier/crier/views/pages/posts"
+)
+
+// Paths and route names of the calendar.
+const (
+	pathCalendar     = "/calendar"
+	pathCalendarMove = pathCalendar + "/move"
+
+	routeCalendarMove = "calendar.move"
+
+	// monthCellEntries is how many posts a month cell lists before "N more".
+	monthCellEntries = 3
+	// calendarMaxPosts bounds the posts one grid loads (pages of app.MaxPageLimit).
+	calendarMaxPosts = 1000
+)
+
+// registerCalendar mounts the calendar and the drop that reschedules a post.
+func (h *Handler) registerCalendar(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
+	e.GET(pathCalendar, h.calendarShow, signedIn...).Name = areaCalendar
+	e.POST(pathCalendarMove, h.calendarMove, signedIn...).Name = routeCalendarMove
+}
+
+// calendarShow serves GET /calendar?view=month|week&date=YYYY-MM-DD&teamId=: the month (or week)
+// holding date, today by default, in the viewer's timezone.
+func (h *Handler) calendarShow(c echo.Context) error {
+	d, err := h.calendarData(c)
+	if err != nil {
+		return err
+	}
+	if hxTarget(c) == calendarview.Grid {
+		return render(c, http.StatusOK, calendarview.GridPart(d), nil)
+	}
+	s := h.shell(c, areaCalendar, "Calendar")
+	s.Scripts = append(s.Scripts, assetURL("js/calendar.js"))
+	return render(c, http.StatusOK, calendarview.Page(s, d), calendarview.Content(d))
+}
+
+func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
+	ctx := c.Request().Context()
+	loc := viewerLocation(c)
+	now := time.Now().In(loc)
+	d := calendarview.Data{View: "month", Zone: zoneName(loc), Move: pathCalendarMove, Compose: pathComposer, Teams0: pathTeams}
+	if c.QueryParam("view") == "week" {
+		d.View = "week"
+	}
+	y, m, day, ok := parseDay(c.QueryParam("date"))
+	if !ok {
+		y, m, day = now.Date()
+	}
+	teams, _, err := h.svc.ListTeams(ctx, "", app.Page{Limit: app.MaxPageLimit})
+	if err != nil {
+		return d, err
+	}
+	if len(teams) == 0 {
+		d.NoTeams = true
+		return d, nil
+	}
+	d.Team = teams[0].ID
+	for _, t := range teams {
+		d.Teams = append(d.Teams, posts.Option{Value: t.ID, Label: t.Name})
+		if t.ID == c.QueryParam("teamId") {
+			d.Team = t.ID
+		}
+	}
+	team := d.Team
+	if len(teams) == 1 {
+		team = "" // one team: no need to say it in the URLs
+	}
+	link := func(view string, y int, m time.Month, dd int) string {
+		return string(withQuery(pathCalendar, "view", view, "date", localDay(y, m, dd, loc).Key(), "teamId", team))
+	}
+	var weeks [][]calDay
+	if d.View == "week" {
+		week := weekGrid(y, m, day, loc)
+		weeks = [][]calDay{week}
+		first, last := week[0], week[6]
+		d.Title = first.Start.Format("Jan 2") + " – " + last.Start.Format("Jan 2, 2006")
+		if first.Year != last.Year {
+			d.Title = first.Start.Format("Jan 2, 2006") + " – " + last.Start.Format("Jan 2, 2006")
+		}
+		d.Prev, d.Next = link("week", y, m, day-7), link("week", y, m, day+7)
+	} else {
+		weeks = monthGrid(y, m, loc)
+		d.Title = time.Date(y, m, 1, 0, 0, 0, 0, loc).Format("January 2006")
+		d.Prev, d.Next = link("month", y, m-1, 1), link("month", y, m+1, 1)
+	}
+	d.Self = link(d.View, y, m, day)
+	d.Month, d.Week = link("month", y, m, day), link("week", y, m, day)
+	ny, nm, nd := now.Date()
+	d.Today = link(d.View, ny, nm, nd)
+	for _, wd := range weeks[0] {
+		if d.View == "week" {
+			d.Weekdays = append(d.Weekdays, wd.Start.Format("Monday"))
+		} else {
+			d.Weekdays = append(d.Weekdays, wd.Start.Format("Mon"))
+		}
+	}
+
+	from, to := gridSpan(weeks)
+	byDay, total, err := h.calendarPosts(c, d.Team, from, to, loc)
+	if err != nil {
+		return d, err
+	}
+	d.Total = total
+	today := localDay(ny, nm, nd, loc).Key()
+	for _, week := range weeks {
+		row := make([]calendarview.Day, 0, 7)
+		for _, cd := range week {
+			key := cd.Key()
+			cell := calendarview.Day{Key: key, Number: strconv.Itoa(cd.Day), Label: cd.Start.Format("Monday 2 January 2006"),
+				Short: cd.Start.Format("Mon 2"), InRange: d.View == "week" || cd.Month == m, Today: key == today, Past: key < today,
+				Compose: string(withQuery(pathComposer, "date", key, "teamId", team)), MoreURL: link("week", cd.Year, cd.Month, cd.Day)}
+			entries := byDay[key]
+			if d.View == "month" && len(entries) > monthCellEntries {
+				cell.More = len(entries) - monthCellEntries
+				entries = entries[:monthCellEntries]
+			}
+			cell.Entries = entries
+			row = append(row, cell)
+		}
+		d.Weeks = append(d.Weeks, row)
+	}
+	return d, nil
+}
+
+// calendarPosts are the team's posts dated in [from, to), by local day, in time order.
+func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location) (map[string][]calendarview.Entry, int, error) {
+	ctx := c.Request().Context()
+	last := to.Add(-time.Millisecond)
+	f := app.PostFilter{TeamID: teamID, PostDateFrom: &from, PostDateTo: &last, OrderBy: "postDate", Order: "ASC"}
+	var all []app.Post
+	for offset := 0; offset < calendarMaxPosts; offset += app.MaxPageLimit {
+		list, total, err := h.svc.ListPosts(ctx, f, app.Page{Offset: offset, Limit: app.MaxPageLimit})
+		if err != nil {
+			return nil, 0, pageError(err)
+		}
+		all = append(all, list...)
+		if offset+len(list) >= total || len(list) == 0 {
+			break
+		}
+	}
+	out := map[string][]calendarview.Entry{}
+	n := 0
+	for _, p := range all {
+		if p.Status == app.PostDeleted || !hasDate(p.PostDate) {
+			continue
+		}
+		at := *p.PostDate
+		if p.Status == app.PostPosted && p.PostedDate != nil {
+			at = *p.PostedDate
+		}
+		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), Title: p.Title, Status: string(p.Status),
+			Href: string(idURL(pathPosts, p.ID, "")), Draggable: editable(p.Status)}
+		for _, t := range postTargets(p) {
+			e.Networks = append(e.Networks, posts.Net{Code: t.Code, Name: t.Name})
+		}
+		key := dayKey(at, loc)
+		out[key] = append(out[key], e)
+		n++
+	}
+	for k := range out {
+		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].Time < out[k][j].Time })
+	}
+	return out, n, nil
+}
+
+// calendarMove serves POST /calendar/move (id, date YYYY-MM-DD): the post keeps its local time
+// of day on the new day. It answers 204 with the calendarChanged event (the grid reloads), or the
+// refusal as text (calendar.js says it in the status line).
+func (h *Handler) calendarMove(c echo.Context) error {
+	ctx := c.Request().Context()
+	loc := viewerLocation(c)
+	y, m, d, ok := parseDay(c.FormValue("date"))
+	if !ok {
+		return c.String(http.StatusBadRequest, "Drop the post on a day.")
+	}
+	p, err := h.svc.GetPost(ctx, c.FormValue("id"))
+	if err != nil {
+		return c.String(http.StatusNotFound, "This post no longer exists.")
+	}
+	if !hasDate(p.PostDate) {
+		return c.String(http.StatusUnprocessableEntity, "This post has no time yet: open it to choose one.")
+	}
+	t := movedTo(*p.PostDate, y, m, d, loc)
+	if _, err := h.reschedule(c, p.ID, t); err != nil {
+		switch app.ErrorCode(err) {
+		case app.EInvalid, app.EForbidden, app.EConflict, app.ENotFound:
+			return c.String(http.StatusUnprocessableEntity, "Not moved: "+app.ErrorMessage(err))
+		}
+		return err
+	}
+	hxTrigger(c, calendarview.MovedEvent)
+	c.Response().Header().Set("X-Crier-Message", url.PathEscape("Moved “"+p.Title+"” to "+t.In(loc).Format("Mon Jan 2, 15:04")+"."))
+	return c.NoContent(http.StatusNoContent)
+}
