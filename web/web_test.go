@@ -107,8 +107,8 @@ func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
 var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automations", "bio", "media", "webhooks", "billing", "settings", "docs"}
 
 var areaPaths = map[string]string{
-	"inbox": "/inbox",
-	"automations": "/automations", "bio": "/bio",
+	"inbox": "/inbox", "automations": "/automations",
+	"bio": "/bio",
 	"billing": "/billing",
 }
 
