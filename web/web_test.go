@@ -108,7 +108,7 @@ var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automat
 
 var areaPaths = map[string]string{
 	"inbox": "/inbox", "automations": "/automations",
-	"bio": "/bio",
+	"bio":     "/bio",
 	"billing": "/billing",
 }
 
