@@ -65,7 +65,10 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		if opts.PublishWorkers > 0 {
 			cfg.Queues[QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
 		}
-		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
+		if opts.RescueStuckJobsAfter > 0 {
+			cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
+			cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout
+		}
 		cfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
