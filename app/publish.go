@@ -74,6 +74,28 @@ type ReplyFinder interface {
 	FindReply(ctx context.Context, t *Token, req *ReplyRequest) (*Published, error)
 }
 
+// ErrAttemptInFlight: another worker may still be making this target's attempt (started less than
+// the lease ago); the job waits (snoozes) until Until rather than risk a second publish.
+type ErrAttemptInFlight struct{ Until time.Time }
+
+func (e *ErrAttemptInFlight) Error() string {
+	return "app: an attempt of this target may still be in flight until " + e.Until.Format(time.RFC3339)
+}
+
+// DefaultPublishLease is how long an attempt is presumed alive: longer than the worker's timeout
+// (jobs.publishWorker), so only a dead worker's attempt is ever reconciled.
+const DefaultPublishLease = 16 * time.Minute
+
+// SetPublishLease changes the attempt lease (tests that kill workers).
+func (s *Service) SetPublishLease(d time.Duration) { s.publishLease = d }
+
+func (s *Service) lease() time.Duration {
+	if s.publishLease > 0 {
+		return s.publishLease
+	}
+	return DefaultPublishLease
+}
+
 // CompleteFunc completes the running River job inside tx (river.JobCompleteTx).
 type CompleteFunc func(ctx context.Context, tx pgx.Tx) error
 
@@ -112,6 +134,9 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC()
+		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.lease())) {
+			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
+		}
 		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
 		if a.target, err = q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}); err != nil {
 			return fmt.Errorf("app: publish: %w", err)
@@ -133,7 +158,12 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 
 	pub, callErr := s.callNetwork(ctx, at)
 	if ctx.Err() != nil {
-		// Cancelled mid-call: the outcome is unknown. Leave the attempt open; the retry reconciles.
+		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
+		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
+		// that fails, attempt_started_at stays and the lease decides.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &at.startedAt})
+		cancel()
 		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
 	}
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -275,7 +305,9 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 		}
 	case *RedditPayload:
 		sr := strings.TrimPrefix(strings.TrimPrefix(p.SR, "/r/"), "r/")
-		req.Channel = selectedChannel(acct, func(c Channel) bool { return strings.EqualFold(c.ID, sr) || (c.Name != nil && strings.EqualFold(*c.Name, sr)) })
+		req.Channel = selectedChannel(acct, func(c Channel) bool {
+			return strings.EqualFold(c.ID, sr) || (c.Name != nil && strings.EqualFold(*c.Name, sr))
+		})
 		if req.Channel == nil {
 			req.Channel = &Channel{ID: sr, Name: &sr}
 		}

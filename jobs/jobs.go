@@ -39,6 +39,11 @@ type Options struct {
 	Logger *slog.Logger
 	// FetchPoll shortens the polling intervals (tests); zero keeps River's defaults.
 	FetchPoll time.Duration
+	// RescueStuckJobsAfter shortens River's rescue of jobs a dead worker left running (tests that
+	// kill workers); zero keeps River's default (1 hour).
+	RescueStuckJobsAfter time.Duration
+	// PublishWorkers overrides the publish queue's worker count (benchmarks); zero keeps Queues'.
+	PublishWorkers int
 }
 
 // NewClient builds the River client with every worker and periodic job registered.
@@ -53,7 +58,17 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 		river.AddWorker(workers, &publishWorker{svc: svc})
 		cfg.Workers = workers
-		cfg.Queues = Queues
+		cfg.Queues = map[string]river.QueueConfig{}
+		for k, v := range Queues {
+			cfg.Queues[k] = v
+		}
+		if opts.PublishWorkers > 0 {
+			cfg.Queues[QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
+		}
+		if opts.RescueStuckJobsAfter > 0 {
+			cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
+			cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout
+		}
 		cfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,6 +22,15 @@ type publishWorker struct {
 }
 
 func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
+	err := w.publish(ctx, job)
+	var inFlight *app.ErrAttemptInFlight
+	if errors.As(err, &inFlight) {
+		return river.JobSnooze(max(time.Until(inFlight.Until), time.Second))
+	}
+	return err
+}
+
+func (w *publishWorker) publish(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
 	return w.svc.PublishTarget(ctx, job.Args.TargetID, job.Args.Version, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
@@ -34,4 +44,6 @@ func (w *publishWorker) NextRetry(job *river.Job[app.PublishTargetArgs]) time.Ti
 }
 
 // Timeout bounds one attempt (async media flows are polled inside it).
-func (w *publishWorker) Timeout(*river.Job[app.PublishTargetArgs]) time.Duration { return 15 * time.Minute }
+func (w *publishWorker) Timeout(*river.Job[app.PublishTargetArgs]) time.Duration {
+	return 15 * time.Minute
+}

@@ -62,6 +62,8 @@ type Server struct {
 	Service *app.Service
 	River   *river.Client[pgx.Tx]
 	Pool    *pgxpool.Pool
+	// Sandbox is the simulated networks served under /sandbox/ (SANDBOX=1; nil otherwise).
+	Sandbox *sandbox.Sandbox
 	log     *slog.Logger
 	ownPool bool
 	working bool
@@ -114,8 +116,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
+	if cfg.Sandbox {
+		s.Sandbox = sandbox.New()
+	}
 	if opts.HTTP {
-		e, err := newEcho(cfg, s.Service, log)
+		e, err := newEcho(cfg, s.Service, s.Sandbox, log)
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -179,7 +184,7 @@ func (s *Server) Close() {
 	}
 }
 
-func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo, error) {
+func newEcho(cfg config.Config, svc *app.Service, sb *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
@@ -210,10 +215,10 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}
 	api.RegisterOAuthCallback(e, svc)
 	api.RegisterPortalPage(e, svc)
-	if cfg.Sandbox {
-		sb := echo.WrapHandler(sandbox.New())
-		e.Any("/sandbox", sb)
-		e.Any("/sandbox/*", sb)
+	if sb != nil {
+		h := echo.WrapHandler(sb)
+		e.Any("/sandbox", h)
+		e.Any("/sandbox/*", h)
 	}
 	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
 	return e, nil

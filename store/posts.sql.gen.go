@@ -10,6 +10,26 @@ import (
 	"time"
 )
 
+const abandonAttempt = `-- name: AbandonAttempt :execrows
+UPDATE publish_targets SET attempt_started_at = NULL, outcome_unknown = true, status = 'RETRYING', updated_at = now()
+WHERE id = $1 AND attempt_started_at = $2
+`
+
+type AbandonAttemptParams struct {
+	ID        string
+	StartedAt *time.Time
+}
+
+// A worker interrupted mid-call (shutdown, cancel) closes its attempt: no worker runs it any more,
+// but the call may have reached the network, so the next attempt reconciles first.
+func (q *Queries) AbandonAttempt(ctx context.Context, arg AbandonAttemptParams) (int64, error) {
+	result, err := q.db.Exec(ctx, abandonAttempt, arg.ID, arg.StartedAt)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const bumpPostRetry = `-- name: BumpPostRetry :one
 UPDATE posts SET retry_count = retry_count + 1, status = 'SCHEDULED', error = NULL, posted_date = NULL, updated_at = now()
 WHERE id = $1 RETURNING id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at

@@ -25,6 +25,8 @@ type Server struct {
 type Options struct {
 	// Env adds or overrides environment variables of the configuration.
 	Env map[string]string
+	// NoWorkers starts the server without River workers (the test runs its own clients).
+	NoWorkers bool
 }
 
 // Start runs a server until the test ends.
@@ -44,10 +46,12 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"SANDBOX":            "1",
 		"ALLOW_PRIVATE_URLS": "1",
 	}
+	workers := true
 	for _, o := range opts {
 		for k, v := range o.Env {
 			env[k] = v
 		}
+		workers = workers && !o.NoWorkers
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
@@ -59,7 +63,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: true, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
 	if err != nil {
 		cancel()
 		t.Fatalf("servertest: %v", err)

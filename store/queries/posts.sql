@@ -218,3 +218,9 @@ SELECT * FROM comments WHERE id = @id FOR UPDATE;
 -- name: UploadsOf :many
 -- Live uploads of the organization among ids (for validation and publishing; no lock).
 SELECT * FROM uploads WHERE organization_id = @organization_id AND deleted_at IS NULL AND id::text = ANY(@ids::text[]);
+
+-- name: AbandonAttempt :execrows
+-- A worker interrupted mid-call (shutdown, cancel) closes its attempt: no worker runs it any more,
+-- but the call may have reached the network, so the next attempt reconciles first.
+UPDATE publish_targets SET attempt_started_at = NULL, outcome_unknown = true, status = 'RETRYING', updated_at = now()
+WHERE id = @id AND attempt_started_at = @started_at;
