@@ -83,7 +83,7 @@ func parseDay(s string) (y int, m time.Month, d int, ok bool) {
 	return t.Year(), t.Month(), t.Day(), true
 }
 
-// localMoment is the instant of a wall-clock date and time in loc. A time that does not exist
+// localMoment is the instant of a wall-clock date and time (HH:MM, or HH:MM:SS) in loc. A time that does not exist
 // that day (skipped by a DST change, e.g. 02:30 on the spring-forward night) is refused rather
 // than silently moved; an ambiguous one (repeated at fall-back) is the first of the two.
 func localMoment(date, clock string, loc *time.Location) (time.Time, bool) {
@@ -93,9 +93,11 @@ func localMoment(date, clock string, loc *time.Location) (time.Time, bool) {
 	}
 	c, err := time.Parse("15:04", clock)
 	if err != nil {
-		return time.Time{}, false
+		if c, err = time.Parse("15:04:05", clock); err != nil { // a time input with seconds
+			return time.Time{}, false
+		}
 	}
-	t := time.Date(y, m, d, c.Hour(), c.Minute(), 0, 0, loc)
+	t := time.Date(y, m, d, c.Hour(), c.Minute(), c.Second(), 0, loc)
 	if t.Hour() != c.Hour() || t.Minute() != c.Minute() || t.Day() != d {
 		return time.Time{}, false
 	}

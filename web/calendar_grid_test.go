@@ -117,6 +117,9 @@ func TestLocalMomentRefusesSkippedTimes(t *testing.T) {
 	got, ok = localMoment("2026-10-25", "02:30", paris)
 	require.True(t, ok)
 	require.Equal(t, "2026-10-25T00:30:00Z", got.UTC().Format(time.RFC3339))
+	got, ok = localMoment("2026-03-29", "10:15:30", paris)
+	require.True(t, ok)
+	require.Equal(t, "2026-03-29T08:15:30Z", got.UTC().Format(time.RFC3339))
 	for _, bad := range [][2]string{{"2026-02-30", "10:00"}, {"2026-03-01", "25:00"}, {"tomorrow", "10:00"}, {"2026-03-01", ""}} {
 		_, ok := localMoment(bad[0], bad[1], paris)
 		require.False(t, ok, bad)

@@ -71,7 +71,7 @@ func readComposer(vals url.Values, loc *time.Location) composerInput {
 		if t, ok := localMoment(in.Date, in.Time, loc); ok {
 			in.PostDate = &t
 		} else if _, _, _, dok := parseDay(in.Date); dok {
-			if _, err := time.Parse("15:04", in.Time); err == nil {
+			if validClock(in.Time) {
 				in.Errors["time"] = "This time does not exist on that day in " + zoneName(loc) + ": the clocks skip it. Choose another time."
 			} else {
 				in.Errors["time"] = "Enter a time such as 14:30"
@@ -95,6 +95,15 @@ func readComposer(vals url.Values, loc *time.Location) composerInput {
 		panic("web: composer payload: " + err.Error())
 	}
 	return in
+}
+
+// validClock reports whether s is a time of day (HH:MM or HH:MM:SS).
+func validClock(s string) bool {
+	_, err := time.Parse("15:04", s)
+	if err != nil {
+		_, err = time.Parse("15:04:05", s)
+	}
+	return err == nil
 }
 
 // defaultTitle is a post's title when none is given: the start of its first line.
