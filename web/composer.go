@@ -358,13 +358,20 @@ func composerAccount(a *app.SocialAccount, checked bool) composerview.Account {
 	display, handle := accountNames(a)
 	out := composerview.Account{Network: string(a.Type), Name: a.Type.DisplayName(), Display: display, Handle: handle,
 		Initials: initials(display), Checked: checked}
-	if a.AvatarURL != nil {
-		out.Avatar = *a.AvatarURL
-	}
+	out.Avatar = localAvatar(a)
 	if a.ReconnectRequiredAt != nil {
 		out.Warning = "Needs reconnecting"
 	}
 	return out
+}
+
+// localAvatar is an account's avatar when the dashboard may show it: the CSP allows images from
+// Crier itself only, so a network's avatar URL shows as initials instead.
+func localAvatar(a *app.SocialAccount) string {
+	if a.AvatarURL != nil && strings.HasPrefix(*a.AvatarURL, "/") && !strings.HasPrefix(*a.AvatarURL, "//") {
+		return *a.AvatarURL
+	}
+	return ""
 }
 
 // accountNames are an account's display name and handle.
@@ -548,9 +555,7 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		display, handle := accountNames(a)
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
 			Initials: initials(display), When: when, Counter: ct}
-		if a.AvatarURL != nil {
-			card.Avatar = *a.AvatarURL
-		}
+		card.Avatar = localAvatar(a)
 		body := text
 		switch v := p.(type) {
 		case *app.YouTubePayload:

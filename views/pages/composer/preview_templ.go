@@ -91,7 +91,7 @@ func Previews(d Data, oob bool) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\" hx-target=\"this\" hx-swap=\"outerHTML\" hx-sync=\"this:replace\" aria-live=\"polite\" data-testid=\"composer-previews\"><h2 class=\"previews__title\">Preview <span class=\"previews__hint\">as your audience will see it</span></h2>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\" hx-target=\"this\" hx-swap=\"outerHTML\" hx-sync=\"this:queue last\" aria-live=\"polite\" data-testid=\"composer-previews\"><h2 class=\"previews__title\">Preview <span class=\"previews__hint\">as your audience will see it</span></h2>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
