@@ -12,6 +12,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/media/mediatest"
+	"github.com/crier/crier/network"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/server/servertest"
 )
@@ -476,4 +477,58 @@ func TestPostDailyLimit(t *testing.T) {
 	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/organization/usage/daily-limits?socialAccountId="+account+"&date="+day.Format(time.RFC3339), "", "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"posts":{"limit":20,"remaining":0,"used":20}`)
+}
+
+// The approval queue: a post sent for REVIEW publishes only once an ADMIN or OWNER approves it.
+func TestPostReviewApproval(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Review")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Check me","postDate":"`+soon(0)+`","status":"REVIEW",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"reviewed"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	require.Equal(t, "REVIEW", p.Status)
+	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/organization/usage/posts", "", "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, string(b), `"used":0`, "a post in review does not count yet")
+
+	owner := ownerPrincipal(t, srv, key)
+	member := *owner
+	member.Role = app.RoleMember
+	_, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), &member), p.ID)
+	require.Equal(t, app.EForbidden, app.ErrorCode(err))
+	approved, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), owner), p.ID)
+	require.NoError(t, err)
+	require.Equal(t, app.PostScheduled, approved.Status)
+	waitPost(t, srv, key, p.ID, "POSTED")
+	require.Len(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindPost), 1)
+}
+
+// A network whose adapter does not publish yet fails its target permanently with a clear message.
+func TestPostToNetworkWithoutPublisher(t *testing.T) {
+	t.Parallel()
+	var missing app.Network
+	for _, n := range []app.Network{app.Snapchat, app.GoogleBusiness, app.Slack, app.Discord, app.Twitter, app.Threads} {
+		if _, ok := network.Adapters(network.Options{Sandbox: true, BaseURL: "http://127.0.0.1:1"})[n].(app.Publisher); !ok && n != app.Slack && n != app.Discord {
+			missing = n
+			break
+		}
+	}
+	if missing == "" {
+		t.Skip("every candidate network publishes on this branch")
+	}
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Missing")
+	connectNetwork(t, srv, key, team, string(missing))
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Both","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON","`+string(missing)+`"],"data":{"MASTODON":{"text":"both"},"`+string(missing)+`":{"text":"both"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	p = waitPost(t, srv, key, p.ID, "ERROR")
+	require.Contains(t, *p.Errors[string(missing)], "Publishing to "+missing.DisplayName()+" is not available yet")
+	require.Nil(t, p.Errors["MASTODON"])
+	require.NotEmpty(t, p.ExternalData["MASTODON"].ID, "a mixed outcome keeps what was published")
 }
