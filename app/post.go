@@ -779,6 +779,11 @@ func (s *Service) ListPosts(ctx context.Context, f PostFilter, page Page) ([]Pos
 // postViews builds the records of posts: targets become errors, externalData and (when the
 // organization shows verbose errors) errorsVerbose; links adds uploads and social accounts.
 func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]Post, error) {
+	return s.postViewsWith(ctx, q, rows, nil, links)
+}
+
+// postViewsWith is postViews with the posts' targets already read (nil: read them).
+func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, links bool) ([]Post, error) {
 	if len(rows) == 0 {
 		return []Post{}, nil
 	}
@@ -790,9 +795,10 @@ func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
-	targets, err := q.ListPostTargets(ctx, ids)
-	if err != nil {
-		return nil, fmt.Errorf("app: post targets: %w", err)
+	if targets == nil {
+		if targets, err = q.ListPostTargets(ctx, ids); err != nil {
+			return nil, fmt.Errorf("app: post targets: %w", err)
+		}
 	}
 	byPost := map[string][]store.PublishTarget{}
 	for _, t := range targets {

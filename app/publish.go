@@ -636,7 +636,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if t.Kind != targetPost {
 		return nil // first comments do not move their post
 	}
-	post, err := q.GetPostByID(ctx, *t.PostID)
+	post, err := q.GetPostByID(ctx, *t.PostID) // locked by tx2 already
 	if err != nil {
 		return fmt.Errorf("app: settle post: %w", err)
 	}
@@ -658,7 +658,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if status != PostPosted && status != PostError {
 		return nil
 	}
-	views, err := s.postViews(ctx, q, []store.Post{row}, false)
+	views, err := s.postViewsWith(ctx, q, []store.Post{row}, targets, false)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/media/mediatest"
+	"github.com/crier/crier/network"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/server/servertest"
 )
@@ -406,4 +407,128 @@ func TestCommentPublishesUnderPost(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"status":"DELETED"`)
 	require.NotNil(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindComment)[0].DeletedAt)
+}
+
+// An account whose token is revoked fails its posts (one refresh attempt, then reconnect needed);
+// after reconnecting, reconnect-social-account lists and re-runs them.
+func TestPostReconnectSocialAccount(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Reconnect")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	res, _ := do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/revoke-tokens", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	_, p, _ := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Orphaned","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"orphaned"}}}`)
+	p = waitPost(t, srv, key, p.ID, "ERROR")
+	require.NotNil(t, p.Errors["MASTODON"])
+
+	connectNetwork(t, srv, key, team, "MASTODON")
+	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/post/reconnect-social-account/candidates?teamId="+team+"&type=MASTODON", "", "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var cands struct {
+		Items []struct{ ID, Status string }
+		Total int
+	}
+	require.NoError(t, json.Unmarshal(b, &cands))
+	require.Equal(t, 1, cands.Total)
+	require.Equal(t, p.ID, cands.Items[0].ID)
+
+	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/post/reconnect-social-account", `{"teamId":"`+team+`","type":"MASTODON"}`, "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var sum struct {
+		Total, Succeeded, Failed int
+		Results                  []struct {
+			PostID       string `json:"postId"`
+			Success      bool   `json:"success"`
+			StatusBefore string `json:"statusBefore"`
+			StatusAfter  string `json:"statusAfter"`
+		}
+	}
+	require.NoError(t, json.Unmarshal(b, &sum))
+	require.Equal(t, 1, sum.Succeeded)
+	require.Equal(t, "ERROR", sum.Results[0].StatusBefore)
+	require.Equal(t, "SCHEDULED", sum.Results[0].StatusAfter)
+	waitPost(t, srv, key, p.ID, "POSTED")
+	require.Len(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindPost), 1)
+}
+
+// dailyPostLimit: Snapchat allows 20 posts a day per account; the 21st on the same UTC day is 403.
+func TestPostDailyLimit(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Daily")
+	account := connectNetwork(t, srv, key, team, "SNAPCHAT")
+	_, err := srv.Pool.Exec(context.Background(), `UPDATE organizations SET plan = 'ENTERPRISE'`)
+	require.NoError(t, err)
+	day := time.Now().UTC().AddDate(0, 0, 2).Truncate(24 * time.Hour)
+	for i := 0; i <= app.DailyCapsOf(app.Snapchat).Posts; i++ {
+		st, _, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Snap","postDate":"`+
+			day.Add(time.Duration(i)*time.Minute).Format(time.RFC3339)+`","status":"SCHEDULED","socialAccountTypes":["SNAPCHAT"],"data":{"SNAPCHAT":{"text":"snap"}}}`)
+		if i < app.DailyCapsOf(app.Snapchat).Posts {
+			require.Equal(t, http.StatusOK, st, string(b))
+			continue
+		}
+		require.Equal(t, http.StatusForbidden, st, string(b))
+		require.Contains(t, decodeError(t, b).Message, "Daily post limit reached for the Snapchat account")
+	}
+	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/organization/usage/daily-limits?socialAccountId="+account+"&date="+day.Format(time.RFC3339), "", "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	require.Contains(t, string(b), `"posts":{"limit":20,"remaining":0,"used":20}`)
+}
+
+// The approval queue: a post sent for REVIEW publishes only once an ADMIN or OWNER approves it.
+func TestPostReviewApproval(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Review")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Check me","postDate":"`+soon(0)+`","status":"REVIEW",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"reviewed"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	require.Equal(t, "REVIEW", p.Status)
+	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/organization/usage/posts", "", "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, string(b), `"used":0`, "a post in review does not count yet")
+
+	owner := ownerPrincipal(t, srv, key)
+	member := *owner
+	member.Role = app.RoleMember
+	_, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), &member), p.ID)
+	require.Equal(t, app.EForbidden, app.ErrorCode(err))
+	approved, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), owner), p.ID)
+	require.NoError(t, err)
+	require.Equal(t, app.PostScheduled, approved.Status)
+	waitPost(t, srv, key, p.ID, "POSTED")
+	require.Len(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindPost), 1)
+}
+
+// A network whose adapter does not publish yet fails its target permanently with a clear message.
+func TestPostToNetworkWithoutPublisher(t *testing.T) {
+	t.Parallel()
+	var missing app.Network
+	for _, n := range []app.Network{app.Snapchat, app.GoogleBusiness, app.Slack, app.Discord, app.Twitter, app.Threads} {
+		if _, ok := network.Adapters(network.Options{Sandbox: true, BaseURL: "http://127.0.0.1:1"})[n].(app.Publisher); !ok && n != app.Slack && n != app.Discord {
+			missing = n
+			break
+		}
+	}
+	if missing == "" {
+		t.Skip("every candidate network publishes on this branch")
+	}
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Missing")
+	connectNetwork(t, srv, key, team, string(missing))
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Both","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON","`+string(missing)+`"],"data":{"MASTODON":{"text":"both"},"`+string(missing)+`":{"text":"both"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	p = waitPost(t, srv, key, p.ID, "ERROR")
+	require.Contains(t, *p.Errors[string(missing)], "Publishing to "+missing.DisplayName()+" is not available yet")
+	require.Nil(t, p.Errors["MASTODON"])
+	require.NotEmpty(t, p.ExternalData["MASTODON"].ID, "a mixed outcome keeps what was published")
 }

@@ -149,6 +149,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		if err := s.River.Start(context.WithoutCancel(ctx)); err != nil {
 			return fmt.Errorf("server: start river: %w", err)
 		}
+		go jobs.PromoteDue(ctx, s.Pool, s.log)
 	}
 
 	var runErr error
