@@ -600,7 +600,7 @@ func filters(d List) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</fieldset><button type=\"submit\" class=\"btn btn--secondary btn--sm\" data-media-nojs>Filter</button></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "</fieldset><button type=\"submit\" class=\"btn btn--secondary btn--sm\" data-nojs>Filter</button></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
