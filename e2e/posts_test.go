@@ -212,3 +212,47 @@ func TestPostsReviewAndDragJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(target.GetByTestId("calendar-entry")).ToContainText("10:00"))
 	shot(t, b, "posts-calendar-moved")
 }
+
+// A failure in Chromium: Mastodon refuses the post (a fault injected in the sandbox); the page
+// says so with Mastodon's own words and details (verbose errors on), and Retry publishes it.
+func TestPostsFailureAndRetryJourney(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := b.page
+	expect := playwright.NewPlaywrightAssertions()
+
+	signUpInBrowser(t, b, "Alan", testEmail("alan"), "Turing Tea")
+	status, _ := apiFetch(t, b, "PATCH", "/api/v1/organization/settings", map[string]any{"verboseErrors": true})
+	require.Equal(t, 200, status)
+	status, team := apiFetch(t, b, "POST", "/api/v1/team", map[string]any{"name": "Turing Tea"})
+	require.Contains(t, []int{200, 201}, status, team)
+	connectInBrowser(t, b, team["id"].(string), "MASTODON")
+	status, _ = apiFetch(t, b, "POST", "/sandbox/mastodon/_sandbox/fail", map[string]any{"status": 422, "code": "ERR_VALIDATION",
+		"message": "Validation failed: Text character limit of 500 exceeded", "times": 1, "path": "/api/v1/statuses"})
+	require.Equal(t, 200, status)
+
+	_, err := p.Goto("/composer")
+	require.NoError(t, err)
+	require.NoError(t, p.GetByTestId("account-MASTODON").Click())
+	require.NoError(t, p.GetByTestId("composer-text").Fill("Afternoon tea, on the house 🫖"))
+	require.NoError(t, expect.Locator(p.GetByTestId("preview-MASTODON")).ToBeVisible())
+	require.NoError(t, p.GetByTestId("composer-now").Click())
+	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/posts/[0-9a-f-]{36}$`)))
+
+	live := p.GetByTestId("post-live")
+	require.NoError(t, expect.Locator(live).ToHaveAttribute("data-status", "ERROR", playwright.LocatorAssertionsToHaveAttributeOptions{Timeout: playwright.Float(60000)}))
+	target := p.GetByTestId("target-MASTODON")
+	require.NoError(t, expect.Locator(target.GetByTestId("target-error")).ToContainText("character limit"))
+	require.NoError(t, target.GetByTestId("target-verbose").Locator("summary").Click())
+	require.NoError(t, expect.Locator(target.GetByTestId("target-verbose")).ToContainText("422"))
+	shot(t, b, "posts-post-error")
+
+	require.NoError(t, p.GetByTestId("post-retry").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("post-flash")).ToContainText("Retrying"))
+	require.NoError(t, expect.Locator(live).ToHaveAttribute("data-status", "POSTED", playwright.LocatorAssertionsToHaveAttributeOptions{Timeout: playwright.Float(60000)}))
+	href, err := target.GetByTestId("permalink").GetAttribute("href")
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(href, "http"), href)
+	require.NoError(t, expect.Locator(p.GetByTestId("post-retry")).ToHaveCount(0))
+	shot(t, b, "posts-post-retried")
+}

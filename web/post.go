@@ -219,7 +219,10 @@ func postWhen(c echo.Context, p app.Post) (label, when string) {
 	case p.Status == app.PostScheduled:
 		return "Scheduled for", viewerMoment(c, *p.PostDate)
 	}
-	return "Publishing from", viewerMoment(c, *p.PostDate)
+	if p.Status == app.PostError || p.Status == app.PostDeleted {
+		return "Was due", viewerMoment(c, *p.PostDate)
+	}
+	return "Publishing since", viewerMoment(c, *p.PostDate)
 }
 
 // postText is a post's main text (its first network's).
