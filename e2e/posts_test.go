@@ -194,6 +194,10 @@ func TestPostsReviewAndDragJourney(t *testing.T) {
 	shot(t, b, "posts-review-queue")
 	require.NoError(t, p.GetByTestId("review-approve").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("review-result")).ToContainText("Approved: scheduled for"))
+	require.NoError(t, p.GetByTestId("posts-tab-all").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/posts"))
+	require.NoError(t, expect.Locator(p.GetByTestId("post-row")).ToHaveAttribute("data-status", "SCHEDULED"))
+	shot(t, b, "posts-list-scheduled")
 
 	// Drag it in the calendar to the next day: same time, new day.
 	_, err = p.Goto("/calendar?date=" + when.Format("2006-01-02"))
@@ -211,6 +215,9 @@ func TestPostsReviewAndDragJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(target.GetByTestId("calendar-entry")).ToHaveCount(1))
 	require.NoError(t, expect.Locator(target.GetByTestId("calendar-entry")).ToContainText("10:00"))
 	shot(t, b, "posts-calendar-moved")
+	require.NoError(t, p.GetByTestId("calendar-week").Click())
+	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--week")).ToBeVisible())
+	shot(t, b, "posts-calendar-week-scheduled")
 }
 
 // A failure in Chromium: Mastodon refuses the post (a fault injected in the sandbox); the page
