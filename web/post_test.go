@@ -387,3 +387,24 @@ func TestPostPageUnknownIs404(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, b.get(t, "/posts/00000000-0000-0000-0000-000000000000").Code)
 	require.Equal(t, http.StatusNotFound, b.get(t, "/posts/not-a-post").Code)
 }
+
+// After an upload the composer's media grid reloads with the ticked uploads still ticked.
+func TestComposerMediaKeepsSelection(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	b.postsTeam(t)
+	one := b.upload(t, pngBytes(t, 4, 3, false), "image/png")
+	two := b.upload(t, pngBytes(t, 5, 3, false), "image/png")
+	rec := b.get(t, "/composer/media?uploadIds="+one.ID, "HX-Request", "true", "HX-Target", "composer-media")
+	require.Equal(t, http.StatusOK, rec.Code)
+	doc := parse(t, rec)
+	require.True(t, doc.Find(`input[name="uploadIds"][value="`+one.ID+`"]`).Is("[checked]"))
+	require.False(t, doc.Find(`input[name="uploadIds"][value="`+two.ID+`"]`).Is("[checked]"))
+	require.Equal(t, "checkbox", doc.Find(`input[name="uploadIds"]`).First().AttrOr("type", ""))
+
+	// The previews show the chosen image on every network.
+	rec = b.post(t, "/composer/preview", url.Values{"networks": {"TWITTER", "LINKEDIN"}, "text": {"With a picture"}, "uploadIds": {two.ID}}, "HX-Request", "true")
+	doc = parse(t, rec)
+	require.Equal(t, 1, doc.Find(`[data-testid="preview-TWITTER"] .preview__media img`).Length())
+	require.Equal(t, 1, doc.Find(`[data-testid="preview-LINKEDIN"] .preview__media img`).Length())
+}
