@@ -207,21 +207,23 @@ func (h *Handler) composerPreview(c echo.Context) error {
 // composerMedia serves GET /composer/media: the media grid again (after an upload), keeping the
 // ticked uploads (?uploadIds=).
 func (h *Handler) composerMedia(c echo.Context) error {
-	g, _, err := h.composerGrid(c, nonEmpty(c.QueryParams()["uploadIds"]))
+	g, _, err := h.composerGrid(c, nonEmpty(c.QueryParams()["uploadIds"]), pageNumber(c))
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, mediaview.PickerResults(g), nil)
 }
 
-// composerGrid is the library in select mode for the composer, with selected ticked, and the
-// thumbnail choices (images and videos of the first page).
-func (h *Handler) composerGrid(c echo.Context, selected []string) (mediaview.Grid, []composerview.Option, error) {
-	items, next, err := h.mediaItems(c, mediaview.Filters{}, 1)
+// composerGrid is page n of the library in select mode for the composer, with selected ticked (the
+// chosen uploads not on the page come first, so paging never drops a choice), and the thumbnail
+// choices (its images and videos). Paging asks /composer/media, with the ticked uploads (the
+// grid's hx-include, which its pager inherits).
+func (h *Handler) composerGrid(c echo.Context, selected []string, n int) (mediaview.Grid, []composerview.Option, error) {
+	items, next, err := h.mediaItems(c, mediaview.Filters{}, n)
 	if err != nil {
 		return mediaview.Grid{}, nil, err
 	}
-	g := mediaview.Grid{Items: items, Select: true, Name: "uploadIds", Multiple: true, Page: 1,
+	g := mediaview.Grid{Items: items, Select: true, Name: "uploadIds", Multiple: true, Page: n,
 		Action: templ.SafeURL(pathMediaPicker), Selected: map[string]bool{}}
 	// Chosen uploads not on the first page come first, so they stay ticked.
 	have := map[string]bool{}
@@ -247,7 +249,10 @@ func (h *Handler) composerGrid(c echo.Context, selected []string) (mediaview.Gri
 		g.Items = append(extra, g.Items...)
 	}
 	if next {
-		g.Next = withQuery(pathMediaPicker, "name", "uploadIds", "multiple", "1", "page", "2")
+		g.Next = withQuery(pathComposerMedia, "page", strconv.Itoa(n+1))
+	}
+	if n > 1 {
+		g.Prev = withQuery(pathComposerMedia, "page", strconv.Itoa(n-1))
 	}
 	thumbs := []composerview.Option{{Value: "", Label: "None"}}
 	for _, it := range g.Items {
@@ -337,7 +342,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 	for _, n := range in.Networks {
 		selected[n] = true
 	}
-	g, thumbs, err := h.composerGrid(c, in.Media)
+	g, thumbs, err := h.composerGrid(c, in.Media, 1)
 	if err != nil {
 		return d, err
 	}
@@ -639,6 +644,3 @@ func previewLayout(n app.Network) string {
 func textLength(n app.Network, text string, a *app.SocialAccount) (used, limit int) {
 	return utf8.RuneCountInString(text), 0
 }
-
-// itoa is strconv.Itoa (templates take strings).
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -408,3 +408,26 @@ func TestComposerMediaKeepsSelection(t *testing.T) {
 	require.Equal(t, 1, doc.Find(`[data-testid="preview-TWITTER"] .preview__media img`).Length())
 	require.Equal(t, 1, doc.Find(`[data-testid="preview-LINKEDIN"] .preview__media img`).Length())
 }
+
+// Paging the composer's media keeps the uploads ticked on other pages (they come first).
+func TestComposerMediaPagingKeepsChoices(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	b.postsTeam(t)
+	var first *app.Upload
+	for i := 0; i < 25; i++ {
+		u := b.upload(t, pngBytes(t, 3+i, 2, false), "image/png")
+		if i == 24 {
+			first = u // the newest: on page 1
+		}
+	}
+	doc := parse(t, b.get(t, "/composer"))
+	next := doc.Find(`#composer-media [data-testid="pager-next"]`).AttrOr("hx-get", "")
+	require.Equal(t, "/composer/media?page=2", next)
+	require.Equal(t, "#composer-media", doc.Find(`#composer-media`).AttrOr("hx-include", ""))
+	doc = parse(t, b.get(t, next+"&uploadIds="+first.ID, "HX-Request", "true", "HX-Target", "media-picker-results"))
+	boxes := doc.Find(`input[name="uploadIds"]`)
+	require.Equal(t, 2, boxes.Length()) // the one left on page 2, and the choice from page 1
+	require.Equal(t, first.ID, boxes.First().AttrOr("value", ""))
+	require.True(t, boxes.First().Is("[checked]"))
+}
