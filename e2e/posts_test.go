@@ -14,9 +14,9 @@ import (
 // postsNetworks are the three networks the journey publishes to.
 var postsNetworks = []string{"MASTODON", "TWITTER", "LINKEDIN"}
 
-// apiFetch calls /api/v1 from the page, with the session cookie (same-origin: no token needed),
+// postsAPI calls /api/v1 from the page, with the session cookie (same-origin: no token needed),
 // and answers the status and the JSON body.
-func apiFetch(t *testing.T, b *bundle, method, path string, body any) (int, map[string]any) {
+func postsAPI(t *testing.T, b *bundle, method, path string, body any) (int, map[string]any) {
 	t.Helper()
 	raw, err := json.Marshal(body)
 	require.NoError(t, err)
@@ -39,7 +39,7 @@ func connectInBrowser(t *testing.T, b *bundle, teamID, network string) {
 	if network == "MASTODON" {
 		body["serverUrl"] = b.srv.URL + "/sandbox/mastodon"
 	}
-	status, out := apiFetch(t, b, "POST", "/api/v1/social-account/connect", body)
+	status, out := postsAPI(t, b, "POST", "/api/v1/social-account/connect", body)
 	require.Equal(t, 200, status, out)
 	_, err := b.page.Goto(out["url"].(string) + "&approve=1")
 	require.NoError(t, err)
@@ -59,9 +59,9 @@ func TestPostsJourney(t *testing.T) {
 	image := writePNG(t, dir, "launch.png", 24, 16, false)
 
 	signUpInBrowser(t, b, "Grace", testEmail("grace"), "Hopper Coffee")
-	status, _ := apiFetch(t, b, "PATCH", "/api/v1/user/me", map[string]any{"timezone": "America/New_York"})
+	status, _ := postsAPI(t, b, "PATCH", "/api/v1/user/me", map[string]any{"timezone": "America/New_York"})
 	require.Equal(t, 200, status)
-	status, team := apiFetch(t, b, "POST", "/api/v1/team", map[string]any{"name": "Hopper Coffee"})
+	status, team := postsAPI(t, b, "POST", "/api/v1/team", map[string]any{"name": "Hopper Coffee"})
 	require.Contains(t, []int{200, 201}, status, team)
 	teamID := team["id"].(string)
 	for _, n := range postsNetworks {
@@ -112,8 +112,9 @@ func TestPostsJourney(t *testing.T) {
 	require.NoError(t, err)
 	at := time.Now().Add(12 * time.Second).In(ny)
 	require.NoError(t, p.GetByTestId("composer-date").Fill(at.Format("2006-01-02")))
-	_, err = p.Evaluate(`v => { document.getElementById("composer-time").value = v; }`, at.Format("15:04:05"))
+	_, err = p.Evaluate(`v => { const i = document.getElementById("composer-time"); i.value = v; i.dispatchEvent(new Event("change", {bubbles: true})); }`, at.Format("15:04:05"))
 	require.NoError(t, err)
+	require.NoError(t, expect.Locator(p.GetByTestId("preview-TWITTER")).ToContainText(at.Format("15:04")))
 	shot(t, b, "posts-composer-filled")
 	require.NoError(t, p.GetByTestId("composer-schedule-submit").Click())
 	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/posts/[0-9a-f-]{36}$`)))
@@ -170,7 +171,7 @@ func TestPostsReviewAndDragJourney(t *testing.T) {
 	expect := playwright.NewPlaywrightAssertions()
 
 	signUpInBrowser(t, b, "Ada", testEmail("ada"), "Lovelace Books")
-	status, team := apiFetch(t, b, "POST", "/api/v1/team", map[string]any{"name": "Lovelace Books"})
+	status, team := postsAPI(t, b, "POST", "/api/v1/team", map[string]any{"name": "Lovelace Books"})
 	require.Contains(t, []int{200, 201}, status, team)
 	teamID := team["id"].(string)
 	connectInBrowser(t, b, teamID, "MASTODON")
@@ -229,12 +230,12 @@ func TestPostsFailureAndRetryJourney(t *testing.T) {
 	expect := playwright.NewPlaywrightAssertions()
 
 	signUpInBrowser(t, b, "Alan", testEmail("alan"), "Turing Tea")
-	status, _ := apiFetch(t, b, "PATCH", "/api/v1/organization/settings", map[string]any{"verboseErrors": true})
+	status, _ := postsAPI(t, b, "PATCH", "/api/v1/organization/settings", map[string]any{"verboseErrors": true})
 	require.Equal(t, 200, status)
-	status, team := apiFetch(t, b, "POST", "/api/v1/team", map[string]any{"name": "Turing Tea"})
+	status, team := postsAPI(t, b, "POST", "/api/v1/team", map[string]any{"name": "Turing Tea"})
 	require.Contains(t, []int{200, 201}, status, team)
 	connectInBrowser(t, b, team["id"].(string), "MASTODON")
-	status, _ = apiFetch(t, b, "POST", "/sandbox/mastodon/_sandbox/fail", map[string]any{"status": 422, "code": "ERR_VALIDATION",
+	status, _ = postsAPI(t, b, "POST", "/sandbox/mastodon/_sandbox/fail", map[string]any{"status": 422, "code": "ERR_VALIDATION",
 		"message": "Validation failed: Text character limit of 500 exceeded", "times": 1, "path": "/api/v1/statuses"})
 	require.Equal(t, 200, status)
 
