@@ -310,7 +310,9 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 		d.Title, d.Editing = "Edit post", true
 		d.Action = idURL(pathPosts, cur.ID, suffixEdit)
 		d.Back = idURL(pathPosts, cur.ID, "")
-		d.CanPublishNow = true
+		if cur.ReviewNote != nil && cur.Status == app.PostDraft {
+			d.Note = *cur.ReviewNote
+		}
 	}
 	teams, _, err := h.svc.ListTeams(ctx, "", app.Page{Limit: app.MaxPageLimit})
 	if err != nil {

@@ -431,3 +431,27 @@ func TestComposerMediaPagingKeepsChoices(t *testing.T) {
 	require.Equal(t, first.ID, boxes.First().AttrOr("value", ""))
 	require.True(t, boxes.First().Is("[checked]"))
 }
+
+func TestPostDeleteAndSentBackNote(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.postsTeam(t)
+	p := b.createPost(t, team.ID, app.PostReview, time.Now().Add(24*time.Hour), "Needs work", app.Twitter)
+	_, err := b.svc.RejectPost(b.ctx(t), p.ID, "Add the price")
+	require.NoError(t, err)
+	doc := parse(t, b.get(t, "/posts/"+p.ID+"/edit"))
+	require.Contains(t, doc.Find(`[data-testid="composer-review-note"]`).Text(), "Add the price")
+
+	rec := b.get(t, "/posts/"+p.ID+"/delete", "HX-Request", "true", "HX-Target", "org-dialog")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, parse(t, rec).Find(`[data-testid="confirm-dialog"]`).Text(), "Delete “Needs work”?")
+	rec = b.post(t, "/posts/"+p.ID+"/delete", nil, "HX-Request", "true", "HX-Target", "org-dialog")
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	require.Equal(t, "/posts", rec.Header().Get("HX-Redirect"))
+	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	require.NoError(t, err)
+	require.Equal(t, app.PostDeleted, got.Status)
+	doc = parse(t, b.get(t, "/posts/"+p.ID))
+	require.Zero(t, doc.Find(`[data-testid="post-delete"]`).Length())
+	require.Zero(t, doc.Find(`[data-testid="post-edit"]`).Length())
+}

@@ -54,6 +54,7 @@ type Data struct {
 
 	Errors  map[string]string // by field name
 	Message string            // a refusal not tied to a field (quota, role)
+	Note    string            // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
 	Cards         []Card
