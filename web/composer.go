@@ -580,6 +580,10 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 			}
 		case *app.SnapchatPayload:
 			card.Title = v.Title
+		case *app.TwitterPayload:
+			for _, tw := range v.Thread {
+				card.Thread = append(card.Thread, tw.Text)
+			}
 		}
 		if ct.Over && body == text {
 			r := []rune(text)

@@ -139,7 +139,8 @@ type Card struct {
 	Where    string // r/subreddit, #channel, board
 	Media    []Thumb
 	Counter  Counter
-	Empty    bool // nothing to show yet
+	Thread   []string // further posts of an X thread
+	Empty    bool     // nothing to show yet
 	Note     string
 }
 
