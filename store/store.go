@@ -14,8 +14,22 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// DefaultMaxConns is the pool size when DATABASE_URL does not say (pool_max_conns).
+// DefaultMaxConns is the server's pool size when DATABASE_URL does not say (pool_max_conns):
+// pgxpool's default (max(4, CPUs)) starves the River workers (publish 20, webhooks 20 …), which
+// each hold a connection per transaction.
 const DefaultMaxConns = 32
+
+// WithMaxConns adds pool_max_conns=n to a database URL that does not set it.
+func WithMaxConns(url string, n int) string {
+	if strings.Contains(url, "pool_max_conns") {
+		return url
+	}
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return fmt.Sprintf("%s%spool_max_conns=%d", url, sep, n)
+}
 
 // Connect opens a pool on url, creating the database first if it does not exist yet
 // (so `make run` works against a fresh server), and checks that it answers.
@@ -25,11 +39,6 @@ func Connect(ctx context.Context, url string) (*pgxpool.Pool, error) {
 		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
 	}
 	cfg.MaxConnIdleTime = 5 * time.Minute
-	if !strings.Contains(url, "pool_max_conns") {
-		// pgxpool's default (max(4, CPUs)) starves the River workers (publish 20, webhooks 20 …),
-		// which each hold a connection per transaction; pool_max_conns in DATABASE_URL overrides.
-		cfg.MaxConns = DefaultMaxConns
-	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: open pool: %w", err)
