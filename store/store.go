@@ -25,7 +25,10 @@ func WithMaxConns(url string, n int) string {
 		return url
 	}
 	sep := "?"
-	if strings.Contains(url, "?") {
+	switch {
+	case !strings.Contains(url, "://"):
+		sep = " " // keyword/value form
+	case strings.Contains(url, "?"):
 		sep = "&"
 	}
 	return fmt.Sprintf("%s%spool_max_conns=%d", url, sep, n)
