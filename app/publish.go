@@ -133,7 +133,7 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		if int(t.Version) != version || deleted || finalTargetStatuses[st] || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
-		now := s.now().UTC()
+		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
 		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.lease())) {
 			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
 		}
@@ -172,7 +172,15 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		orphan, err = s.recordOutcome(ctx, tx, at, pub, callErr, complete)
 		return err
 	})
-	if err == nil && orphan != nil {
+	if err != nil {
+		// The outcome could not be written (database trouble): no worker runs this attempt any
+		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &at.startedAt})
+		cancel()
+		return err
+	}
+	if orphan != nil {
 		// The post (or comment) was deleted while this target was being published: now that the
 		// network's copy is recorded, delete it there too.
 		s.deleteOnNetwork(ctx, *orphan)
