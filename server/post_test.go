@@ -352,6 +352,17 @@ func TestPostErrorsAndRetry(t *testing.T) {
 	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT next_attempt_at, outcome_unknown FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&next, &unknown))
 	require.WithinDuration(t, time.Now().Add(30*time.Second), next, 5*time.Second)
 	require.True(t, unknown, "a 5xx may have landed: the next attempt reconciles first")
+
+	// 429: RETRYING at the network's own reset time, nothing to reconcile.
+	res, _ = do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/fail", `{"status":429,"message":"Too many requests","path":"/api/v1/statuses","times":1,"resetInSeconds":300}`)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	_, p, _ = postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Throttled","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"throttled"}}}`)
+	p = waitPost(t, srv, key, p.ID, "RETRYING")
+	require.Equal(t, "retryable", p.ErrorsVerbose["MASTODON"]["retryability"])
+	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT next_attempt_at, outcome_unknown FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&next, &unknown))
+	require.WithinDuration(t, time.Now().Add(300*time.Second), next, 5*time.Second)
+	require.False(t, unknown)
 }
 
 // Comments under a Crier post publish through the same pipeline and emit comment.published.
