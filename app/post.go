@@ -293,6 +293,9 @@ func issuesError(issues []Issue) error {
 
 // postInput is a create or update resolved and checked.
 type postInput struct {
+	// keepDate: an update that changes neither the date nor the status keeps a scheduled post's
+	// date even once it has passed (the post is due and publishes now).
+	keepDate     bool
 	title        string
 	referenceKey *string
 	postDate     time.Time
@@ -339,7 +342,7 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 				}
 			}
 		}
-		if in.status == PostScheduled && in.postDate.Before(s.now().Add(-time.Minute)) {
+		if in.status == PostScheduled && !in.keepDate && in.postDate.Before(s.now().Add(-time.Minute)) {
 			issues = append(issues, Issue{Code: IssueCustom, Path: []any{"postDate"}, Message: "A scheduled post's postDate must not be in the past"})
 		}
 	}
@@ -971,6 +974,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Pos
 		if err != nil {
 			return err
 		}
+		in.keepDate = p.PostDate == nil && in.status == PostStatus(row.Status)
 		accounts, _, err := s.teamAccounts(ctx, q, pr.OrganizationID, row.TeamID)
 		if err != nil {
 			return err

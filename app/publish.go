@@ -133,7 +133,7 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		if int(t.Version) != version || deleted || finalTargetStatuses[st] || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
-		now := s.now().UTC()
+		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
 		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.lease())) {
 			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
 		}
@@ -166,9 +166,26 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		cancel()
 		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
 	}
-	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		return s.recordOutcome(ctx, tx, at, pub, callErr, complete)
+	var orphan *store.PublishTarget
+	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		var err error
+		orphan, err = s.recordOutcome(ctx, tx, at, pub, callErr, complete)
+		return err
 	})
+	if err != nil {
+		// The outcome could not be written (database trouble): no worker runs this attempt any
+		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &at.startedAt})
+		cancel()
+		return err
+	}
+	if orphan != nil {
+		// The post (or comment) was deleted while this target was being published: now that the
+		// network's copy is recorded, delete it there too.
+		s.deleteOnNetwork(ctx, *orphan)
+	}
+	return err
 }
 
 // lockOwner locks the post or comment of a target (always before the target: one lock order) and
@@ -536,11 +553,18 @@ func userFacing(err error, class ErrorClass) string {
 	return name + " refused the post: " + msg
 }
 
-// recordOutcome is tx2.
-func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc) error {
+// recordOutcome is tx2. It answers the target when it was POSTED for an owner deleted meanwhile.
+func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc) (*store.PublishTarget, error) {
+	var orphan *store.PublishTarget
+	err := s.writeOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
+	return orphan, err
+}
+
+func (s *Service) writeOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	t0 := at.target
-	if _, err := s.lockOwner(ctx, q, t0); err != nil {
+	deleted, err := s.lockOwner(ctx, q, t0)
+	if err != nil {
 		return err
 	}
 	if _, err := q.GetTargetForUpdate(ctx, t0.ID); err != nil {
@@ -549,7 +573,6 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 	n := Network(t0.Network)
 	now := s.now().UTC()
 	var t store.PublishTarget
-	var err error
 	if callErr == nil && pub != nil && pub.ExternalID != "" {
 		var extra []byte
 		if len(pub.Extra) > 0 {
@@ -559,7 +582,9 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		if err != nil {
 			return fmt.Errorf("app: publish outcome: %w", err)
 		}
-		if t.Kind == targetPost {
+		if deleted {
+			*orphan = &t
+		} else if t.Kind == targetPost {
 			released, err := q.ReleaseFirstComments(ctx, store.ReleaseFirstCommentsParams{PostID: t.PostID, Network: t.Network})
 			if err != nil {
 				return fmt.Errorf("app: first comment: %w", err)

@@ -80,7 +80,7 @@ func (benchNoopWorker) Work(context.Context, *river.Job[benchNoopArgs]) error { 
 func runPublishBench(b *testing.B, n, workers int) {
 	b.StopTimer()
 	ctx := context.Background()
-	srv := servertest.Start(b, servertest.Options{NoWorkers: true})
+	srv := servertest.Start(b, servertest.Options{NoWorkers: true, MaxConns: workers + 10})
 	res, body := tbDo(b, http.MethodPost, srv.URL+"/api/v1/auth/signup", `{"email":"`+newEmail()+`","password":"0123456789","firstName":"Bench"}`)
 	tbMust(b, res, body, http.StatusCreated)
 	cookie := ""

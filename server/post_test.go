@@ -352,6 +352,17 @@ func TestPostErrorsAndRetry(t *testing.T) {
 	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT next_attempt_at, outcome_unknown FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&next, &unknown))
 	require.WithinDuration(t, time.Now().Add(30*time.Second), next, 5*time.Second)
 	require.True(t, unknown, "a 5xx may have landed: the next attempt reconciles first")
+
+	// 429: RETRYING at the network's own reset time, nothing to reconcile.
+	res, _ = do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/fail", `{"status":429,"message":"Too many requests","path":"/api/v1/statuses","times":1,"resetInSeconds":300}`)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	_, p, _ = postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Throttled","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"throttled"}}}`)
+	p = waitPost(t, srv, key, p.ID, "RETRYING")
+	require.Equal(t, "retryable", p.ErrorsVerbose["MASTODON"]["retryability"])
+	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT next_attempt_at, outcome_unknown FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&next, &unknown))
+	require.WithinDuration(t, time.Now().Add(300*time.Second), next, 5*time.Second)
+	require.False(t, unknown)
 }
 
 // Comments under a Crier post publish through the same pipeline and emit comment.published.
@@ -531,4 +542,31 @@ func TestPostToNetworkWithoutPublisher(t *testing.T) {
 	require.Contains(t, *p.Errors[string(missing)], "Publishing to "+missing.DisplayName()+" is not available yet")
 	require.Nil(t, p.Errors["MASTODON"])
 	require.NotEmpty(t, p.ExternalData["MASTODON"].ID, "a mixed outcome keeps what was published")
+}
+
+// Deleting a post while a network call is in flight: the outcome is still recorded, and the post
+// that landed is then deleted on the network.
+func TestDeletePostWhilePublishing(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Race")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	res, _ := do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/knobs", `{"latencyMs":800}`)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	_, p, _ := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Oops","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"oops"}}}`)
+	waitPost(t, srv, key, p.ID, "PROCESSING")
+	st, del, b := postJSON(t, srv, http.MethodDelete, "/api/v1/post/"+p.ID, key, "")
+	require.Equal(t, http.StatusOK, st, string(b))
+	require.Equal(t, "DELETED", del.Status)
+	eventually(t, "the landed post deleted on Mastodon", func() bool {
+		held := srv.Sandbox.Held(app.Mastodon, sandbox.KindPost)
+		return len(held) == 1 && held[0].DeletedAt != nil
+	})
+	var status string
+	eventually(t, "target DELETED", func() bool {
+		require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT status FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&status))
+		return status == "DELETED"
+	})
 }

@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 	}
 	s := &Server{Config: cfg, Pool: opts.Pool, log: log, working: opts.Workers}
 	if s.Pool == nil {
-		pool, err := store.Connect(ctx, cfg.DatabaseURL)
+		pool, err := store.Connect(ctx, store.WithMaxConns(cfg.DatabaseURL, store.DefaultMaxConns))
 		if err != nil {
 			return nil, err
 		}

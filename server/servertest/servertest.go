@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/crier/crier/config"
 	"github.com/crier/crier/server"
 	"github.com/crier/crier/store/storetest"
@@ -27,6 +29,9 @@ type Options struct {
 	Env map[string]string
 	// NoWorkers starts the server without River workers (the test runs its own clients).
 	NoWorkers bool
+	// MaxConns, when set, serves from a pool of that many connections (benchmarks) instead of the
+	// test database's small shared pool.
+	MaxConns int
 }
 
 // Start runs a server until the test ends.
@@ -52,6 +57,19 @@ func Start(t testing.TB, opts ...Options) *Server {
 			env[k] = v
 		}
 		workers = workers && !o.NoWorkers
+		if o.MaxConns > 0 {
+			cfg, err := pgxpool.ParseConfig(dbURL)
+			if err != nil {
+				t.Fatalf("servertest: pool: %v", err)
+			}
+			cfg.MaxConns = int32(o.MaxConns)
+			big, err := pgxpool.NewWithConfig(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("servertest: pool: %v", err)
+			}
+			t.Cleanup(big.Close)
+			pool = big
+		}
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
