@@ -151,7 +151,11 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		} else if len(d.Errors) > 0 {
 			d.Message = "Some fields need your attention: they are marked below."
 		}
-		return h.renderComposer(c, http.StatusUnprocessableEntity, d)
+		status := http.StatusUnprocessableEntity
+		if isHTMX(c) {
+			status = http.StatusOK // htmx swaps 2xx answers only
+		}
+		return h.renderComposer(c, status, d)
 	}
 	flash := map[app.PostStatus]string{
 		app.PostDraft:     "Draft saved.",

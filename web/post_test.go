@@ -171,11 +171,16 @@ func TestComposerRefusalsStayInPlace(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="error-networks"]`).Text(), "Choose at least one network")
 	require.Contains(t, doc.Find(`#composer-date-error`).Text(), "Choose the day to publish")
 	require.Equal(t, "Nothing chosen", doc.Find(`#composer-text`).Text())
+	// htmx submits the form: the composer comes back as a fragment with 200 (htmx swaps 2xx only).
+	rec = b.post(t, "/composer", url.Values{"teamId": {team.ID}, "text": {"Nothing chosen"}, "action": {"schedule"}}, "HX-Request", "true", "HX-Target", "main")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.NotContains(t, rec.Body.String(), "<nav")
+	require.Contains(t, parse(t, rec).Find(`[data-testid="error-networks"]`).Text(), "Choose at least one network")
 
 	// A draft needs neither; it is saved as it is.
-	rec = b.post(t, "/composer", url.Values{"teamId": {team.ID}, "text": {"Idea for later"}, "networks": {"LINKEDIN"}, "action": {"draft"}})
-	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
-	p, err := b.svc.GetPost(b.ctx(t), strings.TrimPrefix(rec.Header().Get("Location"), "/posts/"))
+	rec = b.post(t, "/composer", url.Values{"teamId": {team.ID}, "text": {"Idea for later"}, "networks": {"LINKEDIN"}, "action": {"draft"}}, "HX-Request", "true", "HX-Target", "main")
+	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
+	p, err := b.svc.GetPost(b.ctx(t), strings.TrimPrefix(rec.Header().Get("HX-Redirect"), "/posts/"))
 	require.NoError(t, err)
 	require.Equal(t, app.PostDraft, p.Status)
 	require.Equal(t, "Idea for later", p.Title)
