@@ -208,10 +208,15 @@ func (h *Handler) composerPreview(c echo.Context) error {
 	return render(c, http.StatusOK, composerview.Previews(d, true), nil)
 }
 
-// composerMedia serves GET /composer/media: the media grid again (after an upload), keeping the
-// ticked uploads (?uploadIds=).
+// composerMedia serves GET /composer/media: the media grid again (after an upload, or a page of
+// it), keeping the ticked uploads. ?name= is the inputs' name: uploadIds (the shared media, the
+// default) or NETWORK.uploadIds (a network's own media); the ticked uploads come under that name.
 func (h *Handler) composerMedia(c echo.Context) error {
-	g, _, err := h.composerGrid(c, nonEmpty(c.QueryParams()["uploadIds"]), pageNumber(c))
+	name := c.QueryParam("name")
+	if n, rest, ok := strings.Cut(name, "."); !ok || rest != "uploadIds" || !app.Network(n).Valid() {
+		name = "uploadIds"
+	}
+	g, _, err := h.composerGrid(c, nonEmpty(c.QueryParams()[name]), pageNumber(c), name)
 	if err != nil {
 		return err
 	}
@@ -222,12 +227,12 @@ func (h *Handler) composerMedia(c echo.Context) error {
 // chosen uploads not on the page come first, so paging never drops a choice), and the thumbnail
 // choices (its images and videos). Paging asks /composer/media, with the ticked uploads (the
 // grid's hx-include, which its pager inherits).
-func (h *Handler) composerGrid(c echo.Context, selected []string, n int) (mediaview.Grid, []composerview.Option, error) {
+func (h *Handler) composerGrid(c echo.Context, selected []string, n int, name string) (mediaview.Grid, []composerview.Option, error) {
 	items, next, err := h.mediaItems(c, mediaview.Filters{}, n)
 	if err != nil {
 		return mediaview.Grid{}, nil, err
 	}
-	g := mediaview.Grid{Items: items, Select: true, Name: "uploadIds", Multiple: true, Page: n,
+	g := mediaview.Grid{Items: items, Select: true, Name: name, Multiple: true, Page: n,
 		Action: templ.SafeURL(pathMediaPicker), Selected: map[string]bool{}}
 	// Chosen uploads not on the first page come first, so they stay ticked.
 	have := map[string]bool{}
@@ -252,10 +257,12 @@ func (h *Handler) composerGrid(c echo.Context, selected []string, n int) (mediav
 		}
 		g.Items = append(extra, g.Items...)
 	}
-	if next {
+	// Only the shared grid pages (the media package's pager targets its one results id); a
+	// network's own grid shows the first page and its choices.
+	if next && name == "uploadIds" {
 		g.Next = withQuery(pathComposerMedia, "page", strconv.Itoa(n+1))
 	}
-	if n > 1 {
+	if n > 1 && name == "uploadIds" {
 		g.Prev = withQuery(pathComposerMedia, "page", strconv.Itoa(n-1))
 	}
 	thumbs := []composerview.Option{{Value: "", Label: "None"}}
@@ -348,7 +355,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 	for _, n := range in.Networks {
 		selected[n] = true
 	}
-	g, thumbs, err := h.composerGrid(c, in.Media, 1)
+	g, thumbs, err := h.composerGrid(c, in.Media, 1, "uploadIds")
 	if err != nil {
 		return d, err
 	}
@@ -426,6 +433,10 @@ func initials(s string) string {
 func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected bool, thumbs []composerview.Option) composerview.Tab {
 	t := composerview.Tab{Network: string(n), Name: n.DisplayName(), Selected: selected, Message: in.Errors[string(n)],
 		OwnMedia: nonEmpty(in.Values[mediaName(n)])}
+	t.MediaURL = string(withQuery(pathComposerMedia, "name", mediaName(n)))
+	for _, id := range t.OwnMedia {
+		t.MediaURL += "&" + url.QueryEscape(mediaName(n)) + "=" + url.QueryEscape(id)
+	}
 	groups := map[string]int{}
 	add := func(group string, f composerview.Field) {
 		i, ok := groups[group]

@@ -408,6 +408,15 @@ func TestComposerMediaKeepsSelection(t *testing.T) {
 	require.False(t, doc.Find(`input[name="uploadIds"][value="`+two.ID+`"]`).Is("[checked]"))
 	require.Equal(t, "checkbox", doc.Find(`input[name="uploadIds"]`).First().AttrOr("type", ""))
 
+	// A network's own media: the same grid under its own name.
+	rec = b.get(t, "/composer/media?name=TWITTER.uploadIds&TWITTER.uploadIds="+two.ID, "HX-Request", "true")
+	doc = parse(t, rec)
+	require.Equal(t, 2, doc.Find(`input[name="TWITTER.uploadIds"]`).Length())
+	require.True(t, doc.Find(`input[name="TWITTER.uploadIds"][value="`+two.ID+`"]`).Is("[checked]"))
+	require.Zero(t, doc.Find(`input[name="uploadIds"]`).Length())
+	page := parse(t, b.get(t, "/composer"))
+	require.Equal(t, "/composer/media?name=TWITTER.uploadIds", page.Find(`#own-media-grid-TWITTER`).AttrOr("hx-get", ""))
+
 	// The previews show the chosen image on every network.
 	rec = b.post(t, "/composer/preview", url.Values{"networks": {"TWITTER", "LINKEDIN"}, "text": {"With a picture"}, "uploadIds": {two.ID}}, "HX-Request", "true")
 	doc = parse(t, rec)

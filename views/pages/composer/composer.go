@@ -90,6 +90,7 @@ type Tab struct {
 	Errors   int      // fields of the tab with an error (a badge on the tab)
 	Message  string   // an issue on the whole network
 	OwnMedia []string // upload ids the network uses instead of the shared media
+	MediaURL string   // GET: the network's own media grid (loaded when its section opens)
 }
 
 // Group is a titled set of fields ("" is the tab's main fields).
