@@ -250,6 +250,9 @@ func TestPostsFailureAndRetryJourney(t *testing.T) {
 	require.NoError(t, p.GetByTestId("account-MASTODON").Click())
 	require.NoError(t, p.GetByTestId("composer-text").Fill("Afternoon tea, on the house 🫖"))
 	require.NoError(t, expect.Locator(p.GetByTestId("preview-MASTODON")).ToBeVisible())
+	// Mastodon's tab: its own media section loads the library when opened.
+	require.NoError(t, p.GetByTestId("own-media-MASTODON").Locator("summary").Click())
+	require.NoError(t, expect.Locator(p.Locator("#own-media-grid-MASTODON")).ToContainText("Your library is empty"))
 	require.NoError(t, p.GetByTestId("composer-now").Click())
 	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/posts/[0-9a-f-]{36}$`)))
 
