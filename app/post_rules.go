@@ -52,7 +52,7 @@ import (
 type PostRuleInput struct {
 	Data               *PostData
 	SocialAccountTypes []Network
-	Status             string // DRAFT | SCHEDULED | REVIEW
+	Status             string // DRAFT | SCHEDULED | REVIEW (any other value is checked as a DRAFT)
 	PostDate, Now      time.Time
 	Accounts           map[Network]*SocialAccount // the team's live accounts (absent: not connected)
 	Uploads            map[string]*Upload         // uploads of the organization named by the payloads (absent: not found)
@@ -464,6 +464,9 @@ func sameIDs(a, b []string) bool {
 }
 
 func mb(n int64) string {
+	if n >= 1000000 && n%1000000 == 0 { // a limit given in decimal megabytes (Bluesky's 1,000,000 bytes)
+		return fmt.Sprintf("%d MB", n/1000000)
+	}
 	v := float64(n) / mib
 	if v >= 1024 {
 		return trimFloat(v/1024) + " GB"
@@ -770,7 +773,7 @@ func (c *ruleCtx) twitter(base []any, p *TwitterPayload) {
 			c.add(IssueInvalidType, "An X poll needs a question: write it in the text", join(base, "text")...)
 		}
 	}
-	c.needSomething(n, p.Text, m, p.QuoteTweetID != "")
+	c.needSomething(n, p.Text, m, p.QuoteTweetID != "", p.Poll != nil)
 	for i, t := range p.Thread {
 		tb := join(base, "thread", i)
 		c.textMax(n, join(tb, "text"), twitterWeightedLength(t.Text), limit, "characters", "post of the thread")
@@ -819,7 +822,7 @@ func (c *ruleCtx) pinterest(base []any, p *PinterestPayload) {
 		c.count(n, m, 1, -1, "an image or a video: pins cannot be text only")
 	}
 	if c.onlyKinds(n, m, "images and videos", kImage, kGIF, kVideo) {
-		if c.aloneKinds(n, m, "takes one video alone, or 2 to 5 images for a carousel", kVideo) && m.count > 1 {
+		if c.aloneKinds(n, m, "takes one video alone, or 2 to 5 images for a carousel", kVideo) && c.count(n, m, 0, 5, "2 to 5 images in a carousel") && m.count > 1 {
 			c.sameDims(n, m)
 		}
 	}
@@ -1108,7 +1111,7 @@ func (c *ruleCtx) youtube(base []any, p *YouTubePayload) {
 	if strings.ContainsAny(p.Text, "<>") {
 		c.add(IssueInvalidString, "YouTube titles cannot contain < or >", join(base, "text")...)
 	}
-	c.textMax(n, join(base, "description"), len(p.Description), youtubeDescBytes, "bytes in a description", "description")
+	c.textMax(n, join(base, "description"), len(p.Description), youtubeDescBytes, "bytes in a description (accented letters take 2, emoji 4)", "description")
 	m := c.listMedia(base, "uploadIds", p.UploadIDs)
 	if c.publishing || m.count > 1 {
 		c.count(n, m, 1, 1, "exactly one video")
@@ -1228,7 +1231,7 @@ func (c *ruleCtx) bluesky(base []any, p *BlueskyPayload) {
 	n := Bluesky
 	used, limit := TextLength(n, p.Text, nil)
 	c.textMax(n, join(base, "text"), used, limit, "characters", "text")
-	c.textMax(n, join(base, "text"), len(p.Text), blueskyBytesLimit, "bytes", "text")
+	c.textMax(n, join(base, "text"), len(p.Text), blueskyBytesLimit, "bytes (accented letters take 2, emoji 4 or more)", "text")
 	m := c.listMedia(base, "uploadIds", p.UploadIDs)
 	if c.onlyKinds(n, m, "images and videos", kImage, kGIF, kVideo) && c.aloneKinds(n, m, "takes one video alone, or up to 4 images", kVideo) {
 		c.count(n, m, 0, 4, "up to 4 images")
