@@ -339,10 +339,47 @@ func (c *ruleCtx) firstComment() {
 		if !ok || strings.TrimSpace(text) == "" {
 			continue
 		}
-		if c.in.Data.Of(n) == nil {
-			c.add(IssueCustom, fmt.Sprintf("A first comment for %s needs %s among the post's networks", n.DisplayName(), n.DisplayName()), "firstComment", string(n))
+		path := []any{"firstComment", string(n)}
+		switch {
+		case c.in.Data.Of(n) == nil:
+			c.add(IssueCustom, fmt.Sprintf("A first comment for %s needs %s among the post's networks", n.DisplayName(), n.DisplayName()), path...)
+		case n == Instagram && c.in.Data.Instagram.Type == "STORY", n == Facebook && c.in.Data.Facebook.Type == "STORY":
+			c.add(IssueCustom, fmt.Sprintf("%s stories cannot be commented on: remove the first comment or post to the feed", n.DisplayName()), path...)
 		}
 	}
+}
+
+// ruleUploadIDs lists every upload the payloads name (media, carousel items, X thread posts), once
+// each: the uploads the caller loads into PostRuleInput.Uploads.
+func ruleUploadIDs(d *PostData) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(ids []string) {
+		for _, id := range ids {
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	for _, n := range d.Networks() {
+		p := d.Of(n)
+		add(p.Uploads())
+		switch n {
+		case Twitter:
+			add(d.Twitter.UploadIDs) // when mediaItems are given too (checked to agree)
+			for _, t := range d.Twitter.Thread {
+				add(t.UploadIDs)
+			}
+		case Facebook:
+			add(d.Facebook.UploadIDs)
+		case Threads:
+			add(d.Threads.UploadIDs)
+		case Instagram:
+			add(d.Instagram.UploadIDs)
+		}
+	}
+	return out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,7 +668,7 @@ func (c *ruleCtx) count(n Network, m mediaSet, min, max int, what string) bool {
 	return true
 }
 
-// notMixed refuses a video (or GIF) beside other media when the network wants it alone.
+// aloneKinds refuses a video (or GIF, or document) beside other media when the network wants it alone.
 func (c *ruleCtx) aloneKinds(n Network, m mediaSet, msg string, kinds ...string) bool {
 	if m.count < 2 {
 		return true

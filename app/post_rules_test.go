@@ -656,6 +656,12 @@ func TestPostRulesTargetsAndTiming(t *testing.T) {
 		{"first comment for another network", mut(two(), func(in *PostRuleInput) {
 			in.FirstComment = map[Network]string{Facebook: "ok", Instagram: "Link in bio"}
 		}), []wantIssue{iss(IssueCustom, "firstComment", "INSTAGRAM")}},
+		{"first comment on a story", mut(post(Instagram, &InstagramPayload{Type: "STORY", UploadIDs: ids("jpg")}), func(in *PostRuleInput) {
+			in.FirstComment = map[Network]string{Instagram: "Nice"}
+		}), []wantIssue{iss(IssueCustom, "firstComment", "INSTAGRAM")}},
+		{"first comment on a facebook story", mut(post(Facebook, &FacebookPayload{Type: "STORY", UploadIDs: ids("jpg")}), func(in *PostRuleInput) {
+			in.FirstComment = map[Network]string{Facebook: "Nice"}
+		}), []wantIssue{iss(IssueCustom, "firstComment", "FACEBOOK")}},
 		{"blank first comment ignored", mut(two(), func(in *PostRuleInput) { in.FirstComment = map[Network]string{Instagram: " "} }), nil},
 		{"upload not found", post(Facebook, &FacebookPayload{UploadIDs: ids("jpg", "other-org")}), []wantIssue{at(IssueCustom, Facebook, "uploadIds", 1)}},
 		{"upload deleted", post(Facebook, &FacebookPayload{UploadIDs: ids("deleted")}), []wantIssue{at(IssueCustom, Facebook, "uploadIds", 0)}},
@@ -676,6 +682,18 @@ func TestPostRulesTargetsAndTiming(t *testing.T) {
 			return in
 		}(), nil},
 	})
+}
+
+func TestPostRulesUploadIDs(t *testing.T) {
+	t.Parallel()
+	got := ruleUploadIDs(&PostData{
+		TikTok:    &TikTokPayload{UploadIDs: ids("v1")},
+		Instagram: &InstagramPayload{CarouselItems: []InstagramCarouselItem{{UploadID: "c1"}, {UploadID: "c2"}}, UploadIDs: ids("u9")},
+		Twitter:   &TwitterPayload{MediaItems: []MediaItem{{UploadID: "m1"}}, Thread: []TwitterTweet{{UploadIDs: ids("t1", "v1")}}},
+		Discord:   &ChatPayload{UploadIDs: ids("d1", "c1")},
+	})
+	require.Equal(t, []string{"v1", "c1", "c2", "u9", "m1", "t1", "d1"}, got)
+	require.Empty(t, ruleUploadIDs(nil))
 }
 
 func TestTextLength(t *testing.T) {
