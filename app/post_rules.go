@@ -94,6 +94,7 @@ const (
 	pinterestAltLimit     = 500   // §8 alt text ≤ 500
 	redditSelftextLimit   = 40000 // §9 selftext 40,000
 	blueskyBytesLimit     = 3000  // §13 ≤ 3,000 bytes
+	threadsMaxLinks       = 5     // Meta's Threads docs (not in networks.md): > 5 distinct links fail
 	instagramHashtags     = 30    // §3
 	instagramMentions     = 20    // §3
 	snapchatTitleLimit    = 45    // §15 saved-story title (U)
@@ -197,6 +198,9 @@ func withoutURLs(s string, bare bool) (string, int) {
 // twitterWeightedLength is twitter-text v3's weighted length: NFC-normalized text, URLs 23, emoji 2,
 // code points in U+0000–U+10FF, U+2000–U+200D, U+2010–U+201F and U+2032–U+2037 count 1, others 2 (§5).
 func twitterWeightedLength(text string) int {
+	if strings.TrimSpace(text) == "" {
+		return 0 // twitter-text: blank text is empty
+	}
 	rest, urls := withoutURLs(norm.NFC.String(text), true)
 	weight := urls * twitterURLWeight * 100
 	g := uniseg.NewGraphemes(rest)
@@ -978,6 +982,7 @@ func (c *ruleCtx) facebook(base []any, p *FacebookPayload) {
 // §3 Instagram: at least one media; POST: one image/video or a 2–10 item carousel; REEL: one video
 // MP4/MOV 3 s–15 min ≤ 300 MB; STORY: one image or video (video ≤ 60 s, ≤ 100 MB); images JPEG ≤ 8 MB,
 // aspect 4:5–1.91:1 (skipped with autoFitImage/autoCropImage); caption 2,200, 30 hashtags, 20 mentions.
+// The width range 320–1440 is not enforced: Meta scales images into it (so do Threads, §6).
 func (c *ruleCtx) instagram(base []any, p *InstagramPayload) {
 	n := Instagram
 	used, limit := TextLength(n, p.Text, nil)
@@ -1076,6 +1081,17 @@ func (c *ruleCtx) threads(base []any, p *ThreadsPayload) {
 	attach("linkAttachment", "a link attachment", p.LinkAttachment != "")
 	attach("gif", "a GIF", p.GIF != nil)
 	c.url(p.LinkAttachment, "The link attachment must be a web address starting with http:// or https://", join(base, "linkAttachment")...)
+	// Meta's Threads docs (Text attachments, from December 2025): more than 5 distinct links fail.
+	links := map[string]bool{}
+	for _, sp := range urlSpans(p.Text, true) {
+		links[strings.ToLower(p.Text[sp[0]:sp[1]])] = true
+	}
+	if p.LinkAttachment != "" {
+		links[strings.ToLower(p.LinkAttachment)] = true
+	}
+	if len(links) > threadsMaxLinks {
+		c.add(IssueTooBig, fmt.Sprintf("Threads allows 5 links in a post (this one has %d, counting the link attachment)", len(links)), join(base, "text")...)
+	}
 	c.needSomething(n, p.Text, m, p.GIF != nil)
 }
 

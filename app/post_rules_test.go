@@ -383,6 +383,8 @@ func TestPostRulesThreads(t *testing.T) {
 		{"poll option D without C", th(ThreadsPayload{Text: "Q", Poll: poll("a", "b", "", "d")}), []wantIssue{at(IssueCustom, n, "poll", "optionD")}},
 		{"link attachment with media", th(ThreadsPayload{UploadIDs: ids("jpg"), LinkAttachment: "https://example.com"}), []wantIssue{at(IssueCustom, n, "linkAttachment")}},
 		{"link attachment not a URL", th(ThreadsPayload{Text: "x", LinkAttachment: "example"}), []wantIssue{at(IssueInvalidString, n, "linkAttachment")}},
+		{"five links", th(ThreadsPayload{Text: "a.com b.com https://c.com/x d.io", LinkAttachment: "https://e.com"}), nil},
+		{"six links", th(ThreadsPayload{Text: "a.com b.com https://c.com/x d.io www.f.org", LinkAttachment: "https://e.com"}), []wantIssue{at(IssueTooBig, n, "text")}},
 		{"gif with media", th(ThreadsPayload{UploadIDs: ids("jpg"), GIF: &ThreadsGIF{GIFID: "g"}}), []wantIssue{at(IssueCustom, n, "gif")}},
 	})
 }
@@ -711,6 +713,7 @@ func TestTextLength(t *testing.T) {
 		{"x basic", Twitter, "Hello", basic, 5, 280},
 		{"x premium", Twitter, "Hello", premium, 5, 25000},
 		{"x premium plus", Twitter, "", &SocialAccount{TwitterSubType: rptr("premium_plus")}, 0, 25000},
+		{"x blank is empty", Twitter, "  \n ", nil, 0, 280},
 		{"x CJK weighs 2", Twitter, "日本語", nil, 6, 280},
 		{"x emoji weighs 2", Twitter, "👍", nil, 2, 280},
 		{"x skin tone emoji weighs 2", Twitter, "👍🏽", nil, 2, 280},
