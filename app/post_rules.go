@@ -14,8 +14,9 @@ package app
 //     socialAccountTypes ≥ 1 item, firstComment's per-network maximum lengths.
 //   - Here: what depends on other fields, on the team's accounts, on the uploads or on the clock:
 //     socialAccountTypes ⇄ data; a connected account per network (and not awaiting reconnection, a
-//     selected page/channel where the network needs one); Discord/Slack channelId, Pinterest
-//     boardName, Reddit sr against the account's channels; uploads found in the organization and
+//     selected page/channel where the network needs one); Discord/Slack channelId and Pinterest
+//     boardName among the account's channels, Reddit sr (a name; the subreddit's media rules when the
+//     account lists it); uploads found in the organization and
 //     suiting the network (kind, format, count, size, duration, dimensions, aspect ratio); text
 //     limits as each network counts them (X weighted length, Bluesky graphemes, YouTube description
 //     bytes, Threads emoji bytes, Mastodon URLs); something to publish per network; cross-field rules
