@@ -210,12 +210,15 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}
 	api.RegisterOAuthCallback(e, svc)
 	api.RegisterPortalPage(e, svc)
+	deps := web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
 	if cfg.Sandbox {
-		sb := echo.WrapHandler(sandbox.New())
+		sim := sandbox.New()
+		sb := echo.WrapHandler(sim)
 		e.Any("/sandbox", sb)
 		e.Any("/sandbox/*", sb)
+		deps.Sandbox = SandboxInspector(sim)
 	}
-	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
+	web.New(deps).Register(e)
 	return e, nil
 }
 
