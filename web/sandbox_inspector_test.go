@@ -31,8 +31,6 @@ func setupSandbox(t *testing.T) (*testBundle, *sandboxtest.Networks) {
 	return setup(t, withSandbox(nets.Sandbox)), nets
 }
 
-
-
 func TestSandboxInspectorIsNotFoundWithoutSandbox(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
