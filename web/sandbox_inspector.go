@@ -236,7 +236,7 @@ func sandboxNetView(st SandboxNetwork, loc *time.Location) inspector.Net {
 		return t.Format("Jan 2, 15:04:05")
 	}
 	v := inspector.Net{Code: string(st.Network), Name: st.Network.DisplayName(), Monogram: inspector.Monogram(string(st.Network)),
-		JSON: templ.SafeURL(st.StatePath), Teams: pathTeams, KeptCalls: st.KeptCalls, RefreshTokens: st.RefreshTokens, LatencyMs: st.Knobs.LatencyMs}
+		JSON: templ.SafeURL(st.StatePath), Base: strings.TrimSuffix(st.StatePath, "_sandbox"), Teams: pathTeams, KeptCalls: st.KeptCalls, RefreshTokens: st.RefreshTokens, LatencyMs: st.Knobs.LatencyMs}
 	if st.Knobs.TokenTTLSeconds > 0 {
 		v.TokenTTL = strconv.Itoa(st.Knobs.TokenTTLSeconds) + " s (knob)"
 	} else {

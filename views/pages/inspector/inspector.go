@@ -44,6 +44,7 @@ type NetLink struct {
 type Net struct {
 	Code, Name, Monogram string
 	JSON                 templ.SafeURL // its raw state
+	Base                 string        // where it is mounted ("/sandbox/x/")
 	Teams                templ.SafeURL // where accounts get connected
 	Users                []User
 	Held                 []Held
