@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"net/http"
 	"testing"
 	"time"
 
@@ -99,6 +100,26 @@ func TestSandboxInspectorJourney(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []sandbox.Failure{{Status: 429, Code: "UsageCapExceeded", Message: "Too Many Requests", ResetInSeconds: 120, Times: 3, Path: "/2/tweets"}}, st.Failures)
 
+	// A second failure, on the profile Crier's connection check reads: the check meets it, the
+	// failure is used up, and the call is listed with the injected status.
+	_, err = p.GetByTestId("fail-status").SelectOption(playwright.SelectOptionValues{Values: &[]string{"503"}})
+	require.NoError(t, err)
+	require.NoError(t, p.GetByTestId("fail-code").Fill("over_capacity"))
+	require.NoError(t, p.GetByTestId("fail-path").Fill("/2/users/me"))
+	require.NoError(t, p.GetByTestId("fail-reset").Fill("0"))
+	require.NoError(t, p.GetByTestId("fail-submit").Click())
+	require.NoError(t, expect.Locator(failure).ToHaveCount(2))
+	// (Outside the page, with the browser's cookies: the check answers 502, which the page would log
+	// as a console error.)
+	res, err := p.Context().Request().Post(b.srv.URL+"/api/v1/social-account/connection-check", playwright.APIRequestContextPostOptions{
+		Headers: map[string]string{"Sec-Fetch-Site": "same-origin"}, Data: map[string]any{"teamId": team["id"], "type": "TWITTER"}})
+	require.NoError(t, err)
+	body, _ := res.Text()
+	require.Equal(t, http.StatusBadGateway, res.Status(), "the network is down: no verdict: %s", body)
+	require.NoError(t, expect.Locator(failure).ToHaveCount(1, playwright.LocatorAssertionsToHaveCountOptions{Timeout: playwright.Float(10000)}))
+	require.NoError(t, expect.Locator(p.GetByTestId("call").First().GetByTestId("call-status")).ToHaveText("503"))
+	require.NoError(t, expect.Locator(p.GetByTestId("call").First().GetByTestId("call-path")).ToHaveText("/2/users/me"))
+
 	// Knobs: a refused value stays beside its field; a good one saves.
 	require.NoError(t, p.GetByTestId("knob-latency").Fill("-1"))
 	require.NoError(t, p.GetByTestId("knobs-submit").Click())
@@ -114,4 +135,9 @@ func TestSandboxInspectorJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-token")).ToHaveCount(0))
 	require.NoError(t, expect.Locator(p.GetByTestId("flashes")).ToContainText("access token expired"))
 	shot(t, b, "sandbox-inspector-x-viewport", true)
+
+	// A narrow window: the network list becomes a scrolling row above one column.
+	require.NoError(t, p.SetViewportSize(820, 1000))
+	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-nets")).ToBeVisible())
+	shot(t, b, "sandbox-inspector-narrow", true)
 }
