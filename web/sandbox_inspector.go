@@ -337,7 +337,9 @@ func (h *Handler) renderSandbox(c echo.Context, n app.Network, status int, ctl *
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return render(c, status, inspector.Page(h.shell(c, areaSandbox, "Sandbox · "+n.DisplayName()), d), inspector.Content(d))
+	shell := h.shell(c, areaSandbox, "Sandbox · "+n.DisplayName())
+	shell.Scripts = append(shell.Scripts, assetURL("js/sandbox.js"))
+	return render(c, status, inspector.Page(shell, d), inspector.Content(d))
 }
 
 // sandboxLive serves GET /sandbox-inspector/:network/live?v=: 204 while the page is current, else
