@@ -289,8 +289,11 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			switch r := c.Request(); {
+			case v.Status >= 500:
 				level = slog.LevelError
+			case v.Status == http.StatusNoContent && r.Method == http.MethodGet && r.Header.Get("HX-Request") == "true":
+				level = slog.LevelDebug // an htmx poll that found nothing new (the sandbox inspector's, every 3 s)
 			}
 			log.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),

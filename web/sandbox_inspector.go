@@ -213,6 +213,9 @@ func (h *Handler) sandboxData(c echo.Context, n app.Network, ctl *inspector.Cont
 	loc := viewerLocation(c)
 	d := inspector.Data{Net: sandboxNetView(st, loc)}
 	for _, s := range h.sandbox.Summaries() {
+		if s.Network == n {
+			d.Net.Failed = s.Failed // among every call kept, not only those listed
+		}
 		d.Nets = append(d.Nets, inspector.NetLink{Code: string(s.Network), Name: s.Network.DisplayName(), Monogram: inspector.Monogram(string(s.Network)),
 			Href: sandboxURL(s.Network, ""), Current: s.Network == n, Users: s.Users, Held: s.Held, Calls: s.Calls, Failed: s.Failed,
 			Failures: s.Failures, LiveTokens: s.LiveTokens})
@@ -228,9 +231,10 @@ func (h *Handler) sandboxData(c echo.Context, n app.Network, ctl *inspector.Cont
 
 func sandboxNetView(st SandboxNetwork, loc *time.Location) inspector.Net {
 	clock := func(t time.Time) string { return t.In(loc).Format("15:04:05") }
+	today := time.Now().In(loc).Format(time.DateOnly)
 	moment := func(t time.Time) string {
 		t = t.In(loc)
-		if y, m, d := t.Date(); y == time.Now().In(loc).Year() && m == time.Now().In(loc).Month() && d == time.Now().In(loc).Day() {
+		if t.Format(time.DateOnly) == today {
 			return "today " + t.Format("15:04:05")
 		}
 		return t.Format("Jan 2, 15:04:05")
@@ -238,9 +242,9 @@ func sandboxNetView(st SandboxNetwork, loc *time.Location) inspector.Net {
 	v := inspector.Net{Code: string(st.Network), Name: st.Network.DisplayName(), Monogram: inspector.Monogram(string(st.Network)),
 		JSON: templ.SafeURL(st.StatePath), Base: strings.TrimSuffix(st.StatePath, "_sandbox"), Teams: pathTeams, KeptCalls: st.KeptCalls, RefreshTokens: st.RefreshTokens, LatencyMs: st.Knobs.LatencyMs}
 	if st.Knobs.TokenTTLSeconds > 0 {
-		v.TokenTTL = strconv.Itoa(st.Knobs.TokenTTLSeconds) + " s (knob)"
+		v.TokenTTL = shortDuration(time.Duration(st.Knobs.TokenTTLSeconds) * time.Second)
 	} else {
-		v.TokenTTL = shortDuration(st.DefaultTTL) + " (the network’s usual)"
+		v.TokenTTL = shortDuration(st.DefaultTTL) + ", the network’s usual"
 	}
 	for _, u := range st.Users {
 		vu := inspector.User{ID: u.ID, Login: u.Login, Name: u.Name, Email: u.Email}
@@ -274,12 +278,6 @@ func sandboxNetView(st SandboxNetwork, loc *time.Location) inspector.Net {
 	}
 	for _, x := range st.Calls {
 		v.Calls = append(v.Calls, inspector.Call{At: clock(x.At), Method: x.Method, Path: x.Path, Query: x.Query, Status: x.Status})
-	}
-	// Failed counts the failed calls among those kept, as the network list does.
-	for _, x := range st.Calls {
-		if x.Status >= 400 {
-			v.Failed++
-		}
 	}
 	for _, t := range st.Tokens {
 		v.Tokens = append(v.Tokens, inspector.Token{User: t.User, Scope: t.Scope, Hint: t.Hint, Expires: moment(t.Expires)})
@@ -396,7 +394,9 @@ func (h *Handler) sandboxFail(c echo.Context) error {
 		}
 	}
 	if f.Invalid() {
-		f.Message = "The failure was not injected: fix the fields below."
+		if f.Message == "" {
+			f.Message = "The failure was not injected: fix the fields below."
+		}
 		return h.sandboxFormAnswer(c, n, nil, &f)
 	}
 	what := "the next call"

@@ -125,6 +125,8 @@ func TestSandboxInspectorFormsAct(t *testing.T) {
 	st, err := sb.Inspect(app.Twitter, 0)
 	require.NoError(t, err)
 	require.Equal(t, sandbox.Knobs{LatencyMs: 250, TokenTTLSeconds: 60}, st.Knobs)
+	require.Equal(t, "In force: 250 ms added to each call · tokens live 1 min.",
+		squash(parse(t, b.get(t, "/sandbox-inspector/twitter")).Find(`[data-testid="sandbox-knobs-now"]`).Text()))
 
 	// A refused value: the error beside the field, the knobs unchanged; without htmx, 422.
 	rec = b.post(t, "/sandbox-inspector/twitter/knobs", url.Values{"latencyMs": {"-5"}, "tokenTtlSeconds": {"60"}})

@@ -137,6 +137,7 @@ const (
 	idUsers    = "sandbox-users"
 	idTokens   = "sandbox-tokens"
 	idFailures = "sandbox-failures"
+	idKnobsNow = "sandbox-knobs-now"
 	// Forms (their answers replace them).
 	idKnobsForm = "sandbox-knobs-form"
 	idFailForm  = "sandbox-fail-form"
