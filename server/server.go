@@ -62,6 +62,8 @@ type Server struct {
 	Service *app.Service
 	River   *river.Client[pgx.Tx]
 	Pool    *pgxpool.Pool
+	// Sandbox is the simulated networks mounted under /sandbox/ (SANDBOX=1), else nil.
+	Sandbox *sandbox.Sandbox
 	log     *slog.Logger
 	ownPool bool
 	working bool
@@ -114,8 +116,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
+	if cfg.Sandbox {
+		s.Sandbox = sandbox.New()
+	}
 	if opts.HTTP {
-		e, err := newEcho(cfg, s.Service, log)
+		e, err := newEcho(cfg, s.Service, s.Sandbox, log)
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -179,7 +184,7 @@ func (s *Server) Close() {
 	}
 }
 
-func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo, error) {
+func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
@@ -210,12 +215,14 @@ func newEcho(cfg config.Config, svc *app.Service, log *slog.Logger) (*echo.Echo,
 	}
 	api.RegisterOAuthCallback(e, svc)
 	api.RegisterPortalPage(e, svc)
-	if cfg.Sandbox {
-		sb := echo.WrapHandler(sandbox.New())
+	deps := web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
+	if sim != nil {
+		sb := echo.WrapHandler(sim)
 		e.Any("/sandbox", sb)
 		e.Any("/sandbox/*", sb)
+		deps.Sandbox = SandboxInspector(sim)
 	}
-	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
+	web.New(deps).Register(e)
 	return e, nil
 }
 
@@ -282,8 +289,11 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			switch r := c.Request(); {
+			case v.Status >= 500:
 				level = slog.LevelError
+			case v.Status == http.StatusNoContent && r.Method == http.MethodGet && r.Header.Get("HX-Request") == "true":
+				level = slog.LevelDebug // an htmx poll that found nothing new (the sandbox inspector's, every 3 s)
 			}
 			log.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),

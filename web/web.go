@@ -23,6 +23,8 @@ type Deps struct {
 	Secret     []byte // keys the session cookie (see NewSessionStore)
 	Production bool   // Secure cookies
 	Logger     *slog.Logger
+	// Sandbox, when the server runs with SANDBOX=1, shows the sandbox inspector page (nil: no page).
+	Sandbox SandboxInspector
 }
 
 // Handler serves the dashboard.
@@ -34,6 +36,7 @@ type Handler struct {
 	nav      []layout.NavGroup
 	// production hides the development pages (the dev mailbox).
 	production bool
+	sandbox    SandboxInspector // nil without SANDBOX=1
 }
 
 // New builds the dashboard handler. Deps.Secret must not be empty.
@@ -50,9 +53,10 @@ func New(d Deps) *Handler {
 		log:      log,
 		sessions: NewSessionStore(d.Secret, d.Production),
 		csrf:     csrfMiddleware(d.Production),
-		nav:      navigation(),
+		nav:      navigation(d.Sandbox != nil),
 
 		production: d.Production,
+		sandbox:    d.Sandbox,
 	}
 }
 
@@ -70,6 +74,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	h.registerOrganization(e, signedIn)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
+	h.registerSandbox(e, signedIn)
 	for _, a := range areas {
 		if !a.Built {
 			e.GET(a.Path, h.showArea(a), signedIn...).Name = a.ID

@@ -307,6 +307,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n.serve(q)
 	if !strings.HasPrefix(path, "/_sandbox") {
 		n.calls = append(n.calls, Call{At: s.Now().UTC(), Method: r.Method, Path: path, Query: redactQuery(r.URL.Query()), Status: rec.status})
+		if len(n.calls) > MaxCalls { // keep the newest (inspect.go)
+			n.calls = append(n.calls[:0], n.calls[len(n.calls)-MaxCalls:]...)
+		}
 	}
 }
 
