@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -246,6 +247,17 @@ func (h *Handler) teamDetail(c echo.Context, t *app.TeamDetail, form settings.Fo
 		Updated:      viewerMoment(c, t.UpdatedAt),
 		Form:         form,
 		Back:         pathTeams,
+		AccountsHref: templ.SafeURL(accountsURL(t.ID)),
+	}
+	byType := map[app.Network]app.SocialAccount{}
+	for _, a := range t.SocialAccounts {
+		byType[a.Type] = a
+	}
+	for _, n := range app.Networks {
+		if a, ok := byType[n]; ok {
+			d.Accounts = append(d.Accounts, teams.AccountSummary{Type: string(n), Network: n.DisplayName(), Name: accountName(a),
+				Username: strings.TrimPrefix(valueOf(a.Username), "@"), Reconnect: a.ReconnectRequiredAt != nil})
+		}
 	}
 	if t.AvatarURL != nil {
 		d.AvatarURL = *t.AvatarURL

@@ -68,6 +68,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.GET(pathHome, h.home, signedIn...).Name = routeHome
 	h.registerAccount(e, public, signedIn)
 	h.registerOrganization(e, signedIn)
+	h.registerTeamAccounts(e, signedIn)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
 	for _, a := range areas {
