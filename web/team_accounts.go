@@ -122,8 +122,9 @@ func connectOutcome(q url.Values, d teams.Accounts) *teams.Outcome {
 }
 
 // accountConnect serves POST /teams/:id/accounts/connect (type, serverUrl): to the network's
-// consent page (or Crier's app-password page), which comes back to the accounts page. A refusal
-// (a Mastodon server that is not one) shows in the network's tile with what was typed.
+// consent page (or Crier's app-password page), which comes back to the accounts page; htmx gets
+// the URL in HX-Redirect. A refusal (a Mastodon server that is not one) shows in the network's
+// tile with what was typed (the tile alone for htmx).
 func (h *Handler) accountConnect(c echo.Context) error {
 	ctx := c.Request().Context()
 	t, err := h.svc.GetTeam(ctx, c.Param("id"))
@@ -145,6 +146,9 @@ func (h *Handler) accountConnect(c echo.Context) error {
 		for i := range d.Available {
 			if d.Available[i].Type == string(n) {
 				d.Available[i].Form = form
+				if isHTMX(c) {
+					return render(c, http.StatusOK, teams.NetworkTile(d.Available[i], d.CanManage), nil)
+				}
 			}
 		}
 		for _, r := range d.Connected {
@@ -155,7 +159,7 @@ func (h *Handler) accountConnect(c echo.Context) error {
 		return h.renderAccounts(c, http.StatusUnprocessableEntity, d)
 	}
 	c.Response().Header().Set("Content-Security-Policy", AccountsCSP)
-	return c.Redirect(http.StatusSeeOther, u)
+	return redirect(c, u) // htmx leaves the page itself (HX-Redirect)
 }
 
 // accountNetwork reads :network ("facebook", "google_business").

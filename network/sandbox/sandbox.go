@@ -267,8 +267,9 @@ func (n *Net) issue(u *User, scope string) (access, refresh string, ttl time.Dur
 
 // ServeHTTP routes /sandbox/<net>/… to the network's simulator.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	// The consent form redirects to Crier's callback, then to the connect's redirectUrl.
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; form-action *; frame-ancestors 'none'")
+	// The consent form redirects to Crier’s callback, then to the connect’s redirectUrl; the page styles
+	// itself inline (a simulator page, not Crier’s).
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; form-action *; frame-ancestors 'none'")
 	rest := strings.TrimPrefix(r.URL.Path, "/sandbox")
 	rest = strings.Trim(rest, "/")
 	seg, path, _ := strings.Cut(rest, "/")
