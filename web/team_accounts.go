@@ -227,6 +227,9 @@ func (h *Handler) accountChange(c echo.Context, change func(teamID string, n app
 		return pageError(err)
 	case app.EInvalid, app.EForbidden, app.ENetwork, app.ERateLimited, app.EConflict:
 		problem = app.ErrorMessage(err)
+		if is := app.ErrorIssues(err); len(is) > 0 {
+			problem = issueText(is[0]) // the issue says it plainly, without "Validation failed: …"
+		}
 	default:
 		return err
 	}

@@ -70,7 +70,7 @@ type AccountSummary struct {
 type Accounts struct {
 	TeamID    string
 	TeamName  string
-	CanManage bool // OWNER and ADMIN connect, disconnect and make portal links
+	CanManage bool // the role may connect, disconnect and make portal links
 	Outcome   *Outcome
 	Connected []NetworkRow // networks with an account, in the networks' order
 	Available []NetworkRow // networks without one
