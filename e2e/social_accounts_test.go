@@ -38,7 +38,8 @@ func approveOnConsentPage(t *testing.T, p playwright.Page, login string) {
 
 // A marketer connects Facebook (then picks the page it publishes to), X and Mastodon (server
 // address) through the sandbox networks' consent pages, sees them on the team's accounts page and
-// the team's page, and disconnects X after a confirmation. Screenshots: e2e/screenshots/accounts-*.png.
+// the team's page; X revokes the access, a check flags it and the marketer reconnects it; then
+// disconnects X after a confirmation. Screenshots: e2e/screenshots/accounts-*.png.
 func TestSocialAccountsJourney(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
@@ -54,8 +55,8 @@ func TestSocialAccountsJourney(t *testing.T) {
 
 	// Facebook: consent, back with the outcome, then the page picker.
 	require.NoError(t, p.GetByTestId("connect-FACEBOOK-button").Click())
-	shotURL := p.URL()
-	require.Contains(t, shotURL, "/sandbox/facebook/")
+	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/sandbox/facebook/`)))
+	require.NoError(t, expect.Locator(p.GetByRole("button", playwright.PageGetByRoleOptions{Name: "Authorize"})).ToBeVisible())
 	b.screenshot(t, "accounts-consent-facebook")
 	approveOnConsentPage(t, p, "northwind_bakery")
 	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/teams/[^/]+/accounts\?.*success=true`)))
@@ -104,6 +105,23 @@ func TestSocialAccountsJourney(t *testing.T) {
 		require.NoError(t, expect.Locator(p.GetByTestId("account-"+n)).ToBeVisible())
 	}
 	shot(t, b, "accounts-three-connected")
+
+	// X revokes Crier's access: a check flags the account, Reconnect goes through the consent again.
+	res, err := p.Context().Request().Post(b.srv.URL+"/sandbox/x/_sandbox/revoke-tokens", playwright.APIRequestContextPostOptions{})
+	require.NoError(t, err)
+	require.Equal(t, 200, res.Status())
+	x := p.GetByTestId("account-TWITTER")
+	require.NoError(t, x.GetByTestId("check-connection").Click())
+	x = p.GetByTestId("account-TWITTER")
+	require.NoError(t, expect.Locator(x.GetByTestId("account-state")).ToHaveText("Reconnect needed"))
+	require.NoError(t, expect.Locator(x.GetByTestId("reconnect-prompt")).ToContainText("X no longer accepts Crier’s access"))
+	require.NoError(t, expect.Locator(x.GetByTestId("account-error")).ToContainText("token was invalid"))
+	shot(t, b, "accounts-reconnect-needed")
+	require.NoError(t, x.GetByTestId("reconnect-prompt").GetByTestId("reconnect").Click())
+	approveOnConsentPage(t, p, "northwind")
+	require.NoError(t, expect.Locator(p.GetByTestId("accounts-outcome")).ToContainText("X connected as"))
+	require.NoError(t, expect.Locator(p.GetByTestId("account-TWITTER").GetByTestId("account-state")).ToHaveText("Connected"))
+	require.NoError(t, expect.Locator(p.GetByTestId("account-TWITTER").GetByTestId("reconnect-prompt")).ToHaveCount(0))
 
 	// Disconnect X after the confirmation; the list reloads without it.
 	require.NoError(t, p.GetByTestId("disconnect-TWITTER").Click())

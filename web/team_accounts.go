@@ -27,6 +27,7 @@ const (
 	suffixChannelUnset    = "/channel/unset"
 	suffixChannelsRefresh = "/channels/refresh"
 	suffixDisconnect      = "/disconnect"
+	suffixCheck           = "/check"
 	suffixPortalLink      = "/portal-link"
 	pathTeamAccounts      = pathTeam + suffixAccounts
 	pathTeamAccount       = pathTeamAccounts + "/:network"
@@ -39,6 +40,7 @@ const (
 	routeTeamAccountUnset      = "team.account.channel.unset"
 	routeTeamAccountRefresh    = "team.account.channels.refresh"
 	routeTeamAccountDisconnect = "team.account.disconnect"
+	routeTeamAccountCheck      = "team.account.check"
 	routeTeamAccountDiscConf   = "team.account.disconnect.confirm"
 )
 
@@ -66,6 +68,7 @@ func (h *Handler) registerTeamAccounts(e *echo.Echo, signedIn []echo.MiddlewareF
 	e.POST(pathTeamAccount+suffixChannel, h.accountSetChannel, signedIn...).Name = routeTeamAccountChannel
 	e.POST(pathTeamAccount+suffixChannelUnset, h.accountUnsetChannel, signedIn...).Name = routeTeamAccountUnset
 	e.POST(pathTeamAccount+suffixChannelsRefresh, h.accountRefreshChannels, signedIn...).Name = routeTeamAccountRefresh
+	e.POST(pathTeamAccount+suffixCheck, h.accountCheck, signedIn...).Name = routeTeamAccountCheck
 	e.GET(pathTeamAccount+suffixDisconnect, h.accountDisconnectConfirm, signedIn...).Name = routeTeamAccountDiscConf
 	e.POST(pathTeamAccount+suffixDisconnect, h.accountDisconnect, signedIn...).Name = routeTeamAccountDisconnect
 }
@@ -173,7 +176,7 @@ func accountNetwork(c echo.Context) (app.Network, error) {
 
 // accountSetChannel serves POST /teams/:id/accounts/:network/channel (channelId).
 func (h *Handler) accountSetChannel(c echo.Context) error {
-	return h.accountChange(c, func(teamID string, n app.Network) (string, error) {
+	return h.channelChange(c, func(teamID string, n app.Network) (string, error) {
 		id := c.FormValue("channelId")
 		if id == "" {
 			return "", app.Invalid("Choose one in the list", app.Issue{Code: app.IssueTooSmall, Message: "Choose one in the list", Path: []any{"channelId"}})
@@ -188,7 +191,7 @@ func (h *Handler) accountSetChannel(c echo.Context) error {
 
 // accountUnsetChannel serves POST /teams/:id/accounts/:network/channel/unset.
 func (h *Handler) accountUnsetChannel(c echo.Context) error {
-	return h.accountChange(c, func(teamID string, n app.Network) (string, error) {
+	return h.channelChange(c, func(teamID string, n app.Network) (string, error) {
 		if _, err := h.svc.UnsetChannel(c.Request().Context(), teamID, n); err != nil {
 			return "", err
 		}
@@ -198,7 +201,7 @@ func (h *Handler) accountUnsetChannel(c echo.Context) error {
 
 // accountRefreshChannels serves POST /teams/:id/accounts/:network/channels/refresh.
 func (h *Handler) accountRefreshChannels(c echo.Context) error {
-	return h.accountChange(c, func(teamID string, n app.Network) (string, error) {
+	return h.channelChange(c, func(teamID string, n app.Network) (string, error) {
 		a, err := h.svc.RefreshChannels(c.Request().Context(), teamID, n)
 		if err != nil {
 			return "", err
@@ -207,9 +210,33 @@ func (h *Handler) accountRefreshChannels(c echo.Context) error {
 	})
 }
 
+// accountCheck serves POST /teams/:id/accounts/:network/check: Crier asks the network whether the
+// credentials still work. A refusal marks the account for reconnection, which its row then shows.
+func (h *Handler) accountCheck(c echo.Context) error {
+	return h.accountChange(c, func(teamID string, n app.Network) (string, error) {
+		r, err := h.svc.ConnectionCheck(c.Request().Context(), teamID, n)
+		if err != nil {
+			return "", err
+		}
+		if !r.Success {
+			return "", app.Errorf(app.EForbidden, "%s refused the connection: %s", n.DisplayName(), r.Message)
+		}
+		return "The connection works.", nil
+	})
+}
+
 // accountChange runs a change of one account. htmx gets the account's row again, with the
 // confirmation or the refusal in it; without htmx the browser goes back to the page with a flash.
 func (h *Handler) accountChange(c echo.Context, change func(teamID string, n app.Network) (string, error)) error {
+	return h.changeAccount(c, false, change)
+}
+
+// channelChange is accountChange for the channel picker: a refusal shows beside the picker.
+func (h *Handler) channelChange(c echo.Context, change func(teamID string, n app.Network) (string, error)) error {
+	return h.changeAccount(c, true, change)
+}
+
+func (h *Handler) changeAccount(c echo.Context, channel bool, change func(teamID string, n app.Network) (string, error)) error {
 	ctx := c.Request().Context()
 	n, err := accountNetwork(c)
 	if err != nil {
@@ -249,9 +276,12 @@ func (h *Handler) accountChange(c echo.Context, change func(teamID string, n app
 	d := h.accountsData(c, t)
 	for _, r := range d.Connected {
 		if r.Type == string(n) {
-			if problem != "" {
+			switch {
+			case problem != "" && channel && r.Account.ChannelMode != "":
 				r.Account.ChannelError = problem
-			} else {
+			case problem != "":
+				r.Problem = problem
+			default:
 				r.Flash = msg
 			}
 			return render(c, http.StatusOK, teams.AccountRow(r, d.CanManage), nil)
@@ -413,6 +443,7 @@ func (h *Handler) accountView(c echo.Context, teamID string, a app.SocialAccount
 		UnsetChannel:    accountURL(teamID, a.Type, suffixChannelUnset),
 		RefreshChannels: accountURL(teamID, a.Type, suffixChannelsRefresh),
 		Disconnect:      accountURL(teamID, a.Type, suffixDisconnect),
+		Check:           accountURL(teamID, a.Type, suffixCheck),
 	}
 	switch info.Channels {
 	case app.ChannelsSelect:

@@ -228,7 +228,7 @@ func TestAccountChannelPicker(t *testing.T) {
 	// X has no channels to choose.
 	b.connect(t, team.ID, app.Twitter, "acme")
 	rec = b.post(t, "/teams/"+team.ID+"/accounts/twitter/channel", url.Values{"channelId": {"1"}}, hx("account-TWITTER")...)
-	require.Contains(t, parse(t, rec).Find(`[data-testid="channel-error"]`).Text(), "no channels to choose")
+	require.Contains(t, parse(t, rec).Find(`[data-testid="account-problem"]`).Text(), "X accounts have no channels to choose")
 	// A network without an account: 404.
 	require.Equal(t, http.StatusNotFound, b.post(t, "/teams/"+team.ID+"/accounts/linkedin/channel", url.Values{"channelId": {"1"}}).Code)
 }
@@ -398,4 +398,28 @@ func TestAccountsPagesTenantIsolation(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, got.ProviderPageID)
 	require.NotContains(t, a.get(t, "/teams/"+mine.ID+"/accounts").Body.String(), "Sandbox bob")
+}
+
+func TestAccountConnectionCheck(t *testing.T) {
+	t.Parallel()
+	b := setupAccounts(t)
+	team := b.createTeam(t, "Acme Coffee")
+	b.connect(t, team.ID, app.Twitter, "acme")
+	path := "/teams/" + team.ID + "/accounts/twitter/check"
+
+	rec := b.post(t, path, nil, hx("account-TWITTER")...)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "The connection works.", strings.TrimSpace(parse(t, rec).Find(`[data-testid="account-flash"]`).Text()))
+
+	// The network revokes Crier's access: the check marks the account, its row asks to reconnect.
+	res, err := http.Post(b.sandboxURL+"/sandbox/x/_sandbox/revoke-tokens", "application/json", nil)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	rec = b.post(t, path, nil, hx("account-TWITTER")...)
+	require.Equal(t, http.StatusOK, rec.Code)
+	doc := parse(t, rec)
+	require.Contains(t, doc.Find(`[data-testid="account-error"]`).Text(), "token was invalid")
+	require.Equal(t, "Reconnect needed", strings.TrimSpace(doc.Find(`[data-testid="account-state"]`).Text()))
+	require.Equal(t, 1, doc.Find(`[data-testid="reconnect-prompt"]`).Length())
 }

@@ -97,6 +97,7 @@ type NetworkRow struct {
 	Form        settings.Form // serverUrl and the connect's refusal
 	Account     *AccountView  // nil: not connected
 	Flash       string        // a confirmation after an htmx change of this row
+	Problem     string        // a refusal of an htmx change of this row
 }
 
 // AccountView is a connected account.
@@ -120,6 +121,7 @@ type AccountView struct {
 	UnsetChannel    templ.SafeURL
 	RefreshChannels templ.SafeURL
 	Disconnect      templ.SafeURL // the confirmation
+	Check           templ.SafeURL // asks the network whether the credentials still work
 }
 
 // SelectedName is the selected channel's label, or "".
