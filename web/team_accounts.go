@@ -119,6 +119,9 @@ func connectOutcome(q url.Values, d teams.Accounts) *teams.Outcome {
 		if msg == "" {
 			msg = "the network did not say why"
 		}
+		if r := []rune(msg); len(r) > 300 { // the query is anyone's to write: keep it short
+			msg = string(r[:300]) + "…"
+		}
 		return &teams.Outcome{Text: "Connecting " + n.DisplayName() + " failed: " + msg, Network: string(n)}
 	}
 	return nil

@@ -123,6 +123,11 @@ func TestAccountConnectRedirectsAndComesBackWithTheOutcome(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, rec.Code)
 	require.True(t, strings.HasPrefix(rec.Header().Get("HX-Redirect"), b.sandboxURL+"/sandbox/x/"))
 
+	// Bluesky goes to Crier's own app-password page.
+	rec = b.post(t, "/teams/"+team.ID+"/accounts/connect", url.Values{"type": {"BLUESKY"}})
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+	require.True(t, strings.HasPrefix(rec.Header().Get("Location"), "http://crier.test/connect/bluesky?state="), rec.Header().Get("Location"))
+
 	// Through the consent and the callback, back to the page with the outcome.
 	back := b.connect(t, team.ID, app.Facebook, "acme_coffee")
 	q, err := url.ParseQuery(strings.SplitN(back, "?", 2)[1])
@@ -422,4 +427,24 @@ func TestAccountConnectionCheck(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="account-error"]`).Text(), "token was invalid")
 	require.Equal(t, "Reconnect needed", strings.TrimSpace(doc.Find(`[data-testid="account-state"]`).Text()))
 	require.Equal(t, 1, doc.Find(`[data-testid="reconnect-prompt"]`).Length())
+}
+
+func TestAccountChannelsListedForPerPostNetworks(t *testing.T) {
+	t.Parallel()
+	b := setupAccounts(t)
+	team := b.createTeam(t, "Acme Coffee")
+	b.connect(t, team.ID, app.Reddit, "acme")
+	a, err := b.svc.SocialAccountByType(b.ctx(t), team.ID, app.Reddit)
+	require.NoError(t, err)
+	require.NotEmpty(t, a.Channels)
+
+	doc := parse(t, b.get(t, "/teams/"+team.ID+"/accounts"))
+	row := doc.Find(`[data-testid="account-REDDIT"]`)
+	require.Equal(t, 0, row.Find(`[data-testid="channel-select"]`).Length()) // chosen per post, not here
+	require.Equal(t, len(a.Channels), row.Find(`[data-testid="channel-list"] .channel-chip`).Length())
+	require.Equal(t, "Connected", strings.TrimSpace(row.Find(`[data-testid="account-state"]`).Text()))
+
+	rec := b.post(t, "/teams/"+team.ID+"/accounts/reddit/channels/refresh", nil, hx("account-REDDIT")...)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "List refreshed: "+strconv.Itoa(len(a.Channels))+" subreddits.", strings.TrimSpace(parse(t, rec).Find(`[data-testid="account-flash"]`).Text()))
 }
