@@ -145,7 +145,9 @@ func (h *Handler) accountConnect(c echo.Context) error {
 	u, err := h.svc.ConnectSocialAccount(ctx, app.ConnectParams{Type: n, TeamID: t.ID, RedirectURL: h.svc.AbsoluteURL(accountsURL(t.ID)),
 		ServerURL: strings.TrimSpace(form.Value("serverUrl"))})
 	if err != nil {
-		if !refused(&form, err, "serverUrl") {
+		if app.ErrorCode(err) == app.ENetwork { // the server could not be reached (Mastodon's app registration)
+			form.Message = app.ErrorMessage(err)
+		} else if !refused(&form, err, "serverUrl") {
 			return err
 		}
 		d := h.accountsData(c, t)
