@@ -141,6 +141,11 @@ func TestSocialAccountsJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("team-account-MASTODON")).ToBeVisible())
 	require.NoError(t, expect.Locator(p.GetByTestId("team-account-TWITTER")).ToHaveCount(0))
 	shot(t, b, "accounts-team-page")
+
+	// The teams list shows each team's networks, linking to its accounts page.
+	require.NoError(t, p.GetByTestId("back-link").Or(p.GetByText("All teams")).First().Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("team-networks").Locator("svg[data-network-icon]")).ToHaveCount(2))
+	shot(t, b, "accounts-teams-list")
 }
 
 // The portal: the marketer makes a link for four networks on the accounts page; a client opens it

@@ -448,3 +448,21 @@ func TestAccountChannelsListedForPerPostNetworks(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, "List refreshed: "+strconv.Itoa(len(a.Channels))+" subreddits.", strings.TrimSpace(parse(t, rec).Find(`[data-testid="account-flash"]`).Text()))
 }
+
+func TestTeamsListShowsConnectedNetworks(t *testing.T) {
+	t.Parallel()
+	b := setupAccounts(t)
+	acme := b.createTeam(t, "Acme Coffee")
+	empty := b.createTeam(t, "Blue Bottle")
+	b.connect(t, acme.ID, app.Twitter, "acme")
+	b.connect(t, acme.ID, app.Facebook, "acme")
+
+	doc := parse(t, b.get(t, "/teams"))
+	cell := doc.Find(`#team-` + acme.ID + ` a[data-testid="team-networks"]`)
+	require.Equal(t, "/teams/"+acme.ID+"/accounts", cell.AttrOr("href", ""))
+	require.Equal(t, "Accounts: Facebook, X", cell.AttrOr("aria-label", ""))
+	var marks []string
+	cell.Find("svg[data-network-icon]").Each(func(_ int, s *goquery.Selection) { marks = append(marks, s.AttrOr("data-network-icon", "")) })
+	require.Equal(t, []string{"FACEBOOK", "TWITTER"}, marks)
+	require.Equal(t, 0, doc.Find(`#team-`+empty.ID+` [data-testid="team-networks"]`).Length())
+}

@@ -42,6 +42,14 @@ type Row struct {
 	Edit      templ.SafeURL
 	Update    templ.SafeURL
 	Delete    templ.SafeURL // the confirmation
+	Networks  []NetworkMark // the networks with a connected account
+	Accounts  templ.SafeURL // the team's accounts page
+}
+
+// NetworkMark is a network shown by its mark (and its name for assistive technology).
+type NetworkMark struct {
+	Type string
+	Name string
 }
 
 // Detail is a team's page.
