@@ -221,6 +221,11 @@ func TestPortalJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("account-LINKEDIN").GetByTestId("account-state")).ToHaveText("Choose a page"))
 	require.NoError(t, expect.Locator(p.GetByTestId("account-TIKTOK").GetByTestId("account-username")).ToBeVisible())
 	shot(t, b, "accounts-after-portal")
+
+	// On a phone the columns stack.
+	require.NoError(t, p.SetViewportSize(390, 844))
+	require.NoError(t, expect.Locator(p.GetByTestId("account-LINKEDIN").GetByTestId("channel-select")).ToBeVisible())
+	shot(t, b, "accounts-narrow")
 }
 
 // portalShot saves a screenshot of the client's page.
