@@ -16,6 +16,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network"
 	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/server"
 	"github.com/crier/crier/web"
 )
 
@@ -465,4 +466,12 @@ func TestTeamsListShowsConnectedNetworks(t *testing.T) {
 	cell.Find("svg[data-network-icon]").Each(func(_ int, s *goquery.Selection) { marks = append(marks, s.AttrOr("data-network-icon", "")) })
 	require.Equal(t, []string{"FACEBOOK", "TWITTER"}, marks)
 	require.Equal(t, 0, doc.Find(`#team-`+empty.ID+` [data-testid="team-networks"]`).Length())
+}
+
+// The accounts page's CSP is the server's with one change: Connect forms may be redirected to the
+// networks' consent pages.
+func TestAccountsCSPFollowsTheServers(t *testing.T) {
+	t.Parallel()
+	require.Contains(t, server.CSP, "form-action 'self';")
+	require.Equal(t, strings.Replace(server.CSP, "form-action 'self';", "form-action 'self' https:;", 1), web.AccountsCSP)
 }
