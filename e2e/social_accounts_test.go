@@ -64,6 +64,8 @@ func TestSocialAccountsJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(outcome).ToHaveAttribute("data-outcome", "connected"))
 	require.NoError(t, expect.Locator(outcome).ToContainText("Facebook connected as Sandbox northwind_bakery"))
 	require.NoError(t, expect.Locator(outcome).ToContainText("Choose the page it publishes to"))
+	// The outcome is shown once: the address loses it (a reload does not repeat it).
+	require.NoError(t, p.WaitForURL(regexp.MustCompile(`/teams/[^/?]+/accounts$`)))
 	fb := p.GetByTestId("account-FACEBOOK")
 	require.NoError(t, expect.Locator(fb.GetByTestId("account-state")).ToContainText("Choose a page"))
 	require.NoError(t, expect.Locator(fb.GetByTestId("account-initials")).ToHaveText("SN"))

@@ -532,5 +532,7 @@ func hoursText(h int) string {
 
 func (h *Handler) renderAccounts(c echo.Context, status int, d teams.Accounts) error {
 	c.Response().Header().Set("Content-Security-Policy", AccountsCSP)
-	return render(c, status, teams.AccountsPage(h.orgShell(c, areaTeams, "Accounts · "+d.TeamName), d), teams.AccountsContent(d))
+	shell := h.orgShell(c, areaTeams, "Accounts · "+d.TeamName)
+	shell.Scripts = append(shell.Scripts, assetURL("js/accounts.js"))
+	return render(c, status, teams.AccountsPage(shell, d), teams.AccountsContent(d))
 }

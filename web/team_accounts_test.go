@@ -79,6 +79,9 @@ func TestAccountsPageListsTheNetworks(t *testing.T) {
 	require.Equal(t, web.AccountsCSP, rec.Header().Get("Content-Security-Policy"))
 	doc = parse(t, rec)
 	requireNoInlineStyleOrScript(t, doc)
+	src := doc.Find(`script[src^="/static/js/accounts.js"]`).AttrOr("src", "")
+	require.NotEmpty(t, src) // drops the connect's outcome from the address
+	require.Equal(t, http.StatusOK, b.get(t, src).Code)
 	require.Equal(t, "Social accounts", doc.Find("h1").Text())
 	require.Equal(t, "0 of 15", doc.Find(`[data-testid="connected-count"]`).Text())
 	tiles := doc.Find(`[data-testid="network-grid"] > li`)
