@@ -478,3 +478,14 @@ func TestAccountsCSPFollowsTheServers(t *testing.T) {
 	require.Contains(t, server.CSP, "form-action 'self';")
 	require.Equal(t, strings.Replace(server.CSP, "form-action 'self';", "form-action 'self' https:;", 1), web.AccountsCSP)
 }
+
+// Pages without an icon link (the portal, the sandbox's consent pages) make browsers ask for
+// /favicon.ico: it answers Crier's icon, not a 404 (which browsers report as a console error).
+func TestFaviconICO(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	rec := b.get(t, "/favicon.ico")
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Equal(t, "image/svg+xml", rec.Header().Get("Content-Type"))
+	require.Contains(t, rec.Body.String(), "<svg")
+}
