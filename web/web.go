@@ -72,6 +72,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.GET(pathHome, h.home, signedIn...).Name = routeHome
 	h.registerAccount(e, public, signedIn)
 	h.registerOrganization(e, signedIn)
+	h.registerTeamAccounts(e, signedIn)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
 	h.registerSandbox(e, signedIn)
@@ -83,4 +84,11 @@ func (h *Handler) Register(e *echo.Echo) {
 	// The API reference and the assets are public and stateless: no session, no CSRF cookie.
 	e.GET(pathDocs, h.docs).Name = routeDocs
 	e.GET(pathStatic+"*", serveStatic).Name = routeStatic
+	// Browsers ask for /favicon.ico on pages without an icon link (the portal, the networks'
+	// consent pages of the sandbox): answer Crier's icon rather than a 404.
+	e.GET("/favicon.ico", func(c echo.Context) error {
+		c.SetParamNames("*")
+		c.SetParamValues("img/favicon.svg")
+		return serveStatic(c)
+	})
 }
