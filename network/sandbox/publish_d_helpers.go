@@ -89,3 +89,40 @@ func pdSniff(b []byte) string {
 
 // pdUnmarshal decodes a JSON string into v.
 func pdUnmarshal(s string, v any) bool { return json.Unmarshal([]byte(s), v) == nil }
+
+// pdBase is this network's sandbox URL as the client reached it (for upload URLs handed out).
+func pdBase(q *req) string {
+	scheme := "http"
+	if q.r.TLS != nil || q.r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	return scheme + "://" + q.r.Host + "/sandbox/" + q.net.d.seg
+}
+
+// pdArgs reads a method's arguments from the query and a form or JSON body (Slack-style APIs
+// take both); JSON values that are not strings come back as their JSON text.
+func pdArgs(r *http.Request) map[string]string {
+	out := map[string]string{}
+	for k, v := range r.URL.Query() {
+		out[k] = v[0]
+	}
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		var m map[string]json.RawMessage
+		if pdJSON(r, &m) {
+			for k, v := range m {
+				var s string
+				if json.Unmarshal(v, &s) == nil {
+					out[k] = s
+				} else {
+					out[k] = string(v)
+				}
+			}
+		}
+		return out
+	}
+	_ = r.ParseForm()
+	for k, v := range r.PostForm {
+		out[k] = v[0]
+	}
+	return out
+}
