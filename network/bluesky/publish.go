@@ -59,7 +59,7 @@ func TID(at time.Time, clock uint64) string {
 	return string(out)
 }
 
-func (a *Adapter) xrpc(t *app.Token, method, nsid string, q url.Values) string {
+func (a *Adapter) xrpc(t *app.Token, nsid string, q url.Values) string {
 	u := strings.TrimRight(t.Secrets["pds"], "/") + "/xrpc/" + nsid
 	if len(q) > 0 {
 		u += "?" + q.Encode()
@@ -145,7 +145,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 		record["embed"] = embed
 	}
 	var out ref
-	err = a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "POST", "com.atproto.repo.createRecord", nil), Bearer: t.AccessToken,
+	err = a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "com.atproto.repo.createRecord", nil), Bearer: t.AccessToken,
 		JSON: map[string]any{"repo": t.Secrets["did"], "collection": postCollection, "rkey": rkey, "record": record}}, &out)
 	if err != nil {
 		if r, gerr := a.getRecord(ctx, t, t.Secrets["did"], rkey); gerr == nil && r != nil {
@@ -186,7 +186,7 @@ func (a *Adapter) facets(ctx context.Context, t *app.Token, text string) ([]map[
 		var res struct {
 			DID string `json:"did"`
 		}
-		err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "GET", "com.atproto.identity.resolveHandle", url.Values{"handle": {handle}}), Bearer: t.AccessToken}, &res)
+		err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "com.atproto.identity.resolveHandle", url.Values{"handle": {handle}}), Bearer: t.AccessToken}, &res)
 		if err != nil {
 			if ne, ok := err.(*app.NetworkError); ok && ne.Class == app.ErrPermanent {
 				continue // not a handle: plain text
@@ -262,7 +262,7 @@ func (a *Adapter) blob(ctx context.Context, t *app.Token, req *app.PublishReques
 	var out struct {
 		Blob Blob `json:"blob"`
 	}
-	if err := a.send(ctx, a.xrpc(t, "POST", "com.atproto.repo.uploadBlob", nil), t.AccessToken, m.Mime, data, &out); err != nil {
+	if err := a.send(ctx, a.xrpc(t, "com.atproto.repo.uploadBlob", nil), t.AccessToken, m.Mime, data, &out); err != nil {
 		return nil, err
 	}
 	return &out.Blob, a.saveBlob(ctx, req, key, &out.Blob)
@@ -398,7 +398,7 @@ func (a *Adapter) serviceToken(ctx context.Context, t *app.Token, lxm, aud strin
 		Token string `json:"token"`
 	}
 	q := url.Values{"aud": {aud}, "lxm": {lxm}, "exp": {fmt.Sprint(time.Now().Add(30 * time.Minute).Unix())}}
-	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "GET", "com.atproto.server.getServiceAuth", q), Bearer: t.AccessToken}, &out); err != nil {
+	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "com.atproto.server.getServiceAuth", q), Bearer: t.AccessToken}, &out); err != nil {
 		return ""
 	}
 	return out.Token
@@ -416,7 +416,7 @@ func (a *Adapter) strongRef(ctx context.Context, t *app.Token, raw string) (*ref
 	var out struct {
 		Posts []ref `json:"posts"`
 	}
-	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "GET", "app.bsky.feed.getPosts", url.Values{"uris": {uri}}), Bearer: t.AccessToken}, &out); err != nil {
+	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "app.bsky.feed.getPosts", url.Values{"uris": {uri}}), Bearer: t.AccessToken}, &out); err != nil {
 		return nil, err
 	}
 	if len(out.Posts) == 0 {
@@ -499,7 +499,7 @@ type record struct {
 // getRecord reads a post record (nil when the repo has none).
 func (a *Adapter) getRecord(ctx context.Context, t *app.Token, repo, rkey string) (*record, error) {
 	var r record
-	err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "GET", "com.atproto.repo.getRecord", url.Values{"repo": {repo}, "collection": {postCollection}, "rkey": {rkey}}), Bearer: t.AccessToken}, &r)
+	err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "com.atproto.repo.getRecord", url.Values{"repo": {repo}, "collection": {postCollection}, "rkey": {rkey}}), Bearer: t.AccessToken}, &r)
 	if err != nil {
 		if ne, ok := err.(*app.NetworkError); ok && (ne.Code == "RecordNotFound" || ne.Status == http.StatusNotFound) {
 			return nil, nil
@@ -533,7 +533,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	var out struct {
 		Records []record `json:"records"`
 	}
-	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "GET", "com.atproto.repo.listRecords", url.Values{"repo": {t.Secrets["did"]}, "collection": {postCollection}, "limit": {"25"}}), Bearer: t.AccessToken}, &out); err != nil {
+	if err := a.api.Do(ctx, core.Request{URL: a.xrpc(t, "com.atproto.repo.listRecords", url.Values{"repo": {t.Secrets["did"]}, "collection": {postCollection}, "limit": {"25"}}), Bearer: t.AccessToken}, &out); err != nil {
 		return nil, err
 	}
 	for _, r := range out.Records {
@@ -550,7 +550,7 @@ func (a *Adapter) Delete(ctx context.Context, t *app.Token, req *app.DeleteReque
 	if strings.HasPrefix(req.ExternalID, "at://") {
 		repo = strings.SplitN(strings.TrimPrefix(req.ExternalID, "at://"), "/", 2)[0]
 	}
-	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "POST", "com.atproto.repo.deleteRecord", nil), Bearer: t.AccessToken,
+	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "com.atproto.repo.deleteRecord", nil), Bearer: t.AccessToken,
 		JSON: map[string]string{"repo": repo, "collection": postCollection, "rkey": rkeyOf(req.ExternalID)}}, nil)
 }
 
@@ -597,7 +597,7 @@ func (a *Adapter) Reply(ctx context.Context, t *app.Token, req *app.ReplyRequest
 		record["facets"] = facets
 	}
 	var out ref
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "POST", "com.atproto.repo.createRecord", nil), Bearer: t.AccessToken,
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.xrpc(t, "com.atproto.repo.createRecord", nil), Bearer: t.AccessToken,
 		JSON: map[string]any{"repo": t.Secrets["did"], "collection": postCollection, "rkey": rkey, "record": record}}, &out); err != nil {
 		return nil, err
 	}
