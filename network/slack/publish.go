@@ -206,29 +206,30 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, f app.MediaFile, i i
 	return up.FileID, nil
 }
 
-// sharedTS reads the ts of the message that shared a file in channel (files.info shares), polling
-// while Slack has not filled them yet.
+// sharedTS reads the ts of the message that shared a file in channel: the bot's message carrying
+// the file in the channel's history (channels:history / groups:history; files.info would need
+// files:read, which the install does not ask). Slack shares asynchronously, so it is polled a
+// while (bounded by ctx); a transient error leaves the retry to poll again.
 func (a *Adapter) sharedTS(ctx context.Context, t *app.Token, file, channel string) (string, error) {
 	wait := 200 * time.Millisecond
-	for {
-		var info struct {
-			File struct {
-				Shares map[string]map[string][]struct {
-					TS string `json:"ts"`
-				} `json:"shares"`
-			} `json:"file"`
-		}
-		if err := a.api.Do(ctx, core.Request{URL: a.base + "/files.info?file=" + url.QueryEscape(file), Bearer: t.AccessToken}, &info); err != nil {
+	for i := 0; ; i++ {
+		ms, err := a.history(ctx, t, url.Values{"channel": {channel}, "limit": {"50"}})
+		if err != nil {
 			return "", err
 		}
-		for _, kind := range []string{"public", "private"} {
-			if s := info.File.Shares[kind][channel]; len(s) > 0 && s[0].TS != "" {
-				return s[0].TS, nil
+		for _, m := range ms {
+			for _, f := range m.Files {
+				if f.ID == file {
+					return m.TS, nil
+				}
 			}
+		}
+		if i >= 8 {
+			return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Code: "not_shared_yet", Message: "the files are not shared in the channel yet"}
 		}
 		select {
 		case <-ctx.Done():
-			return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Message: "the files were not shared in time", Err: ctx.Err()}
+			return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Code: "not_shared_yet", Message: "the files were not shared in time", Err: ctx.Err()}
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, 5*time.Second)

@@ -164,7 +164,7 @@ func TestPublishToSandbox(t *testing.T) {
 }
 
 // Documented shapes: chat.postMessage, chat.getPermalink, files.getUploadURLExternal,
-// files.completeUploadExternal and files.info (shares) as Slack's method pages show them.
+// files.completeUploadExternal and conversations.history as Slack's method pages show them.
 func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	t.Parallel()
 	var uploaded []byte
@@ -189,8 +189,9 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 			require.NoError(t, r.ParseForm())
 			complete = map[string]string{"files": r.PostForm.Get("files"), "channel_id": r.PostForm.Get("channel_id"), "initial_comment": r.PostForm.Get("initial_comment")}
 			_, _ = w.Write([]byte(`{"ok":true,"files":[{"id":"F123ABC456","title":"slack-test"}]}`))
-		case "/api/files.info":
-			_, _ = w.Write([]byte(`{"ok":true,"file":{"id":"F123ABC456","created":1531763342,"name":"img1.png","title":"img1.png","mimetype":"image/png","filetype":"png","user":"U123ABC456","size":67,"channels":["C123ABC456"],"shares":{"public":{"C123ABC456":[{"reply_users":[],"reply_users_count":0,"reply_count":0,"ts":"1531763348.000001","channel_name":"general","team_id":"T123ABC456"}]}}}}`))
+		case "/api/conversations.history":
+			require.Equal(t, "C123ABC456", r.URL.Query().Get("channel"))
+			_, _ = w.Write([]byte(`{"ok":true,"messages":[{"type":"message","text":"pic","files":[{"id":"F123ABC456","created":1531763342,"name":"img1.png","title":"img1.png","mimetype":"image/png","filetype":"png","user":"U123ABC456","size":67}],"upload":true,"user":"U123ABC456","bot_id":"B123","display_as_bot":false,"ts":"1531763348.000001"},{"type":"message","user":"U012AB3CDE","text":"I find you punny and would like to smell your nose letter","ts":"1512085950.000216"}],"has_more":false,"pin_count":0,"response_metadata":{"next_cursor":""}}`))
 		}
 	}))
 	defer srv.Close()
