@@ -358,7 +358,9 @@ type Post struct {
 }
 
 // Find answers the post of an earlier attempt: by its checkpointed URN, else the author's recent
-// post with the commentary created since the attempt began.
+// post with the commentary created since the attempt began. (U) Reading a member's posts (GET
+// /rest/posts, q=author) needs r_member_social, which LinkedIn grants few apps; pages' posts need
+// r_organization_social (asked at connect). Without it Find answers LinkedIn's 403 as is.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
 	author, err := a.author(ctx, t, req.Account, req.Channel)
 	if err != nil {
