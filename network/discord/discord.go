@@ -24,9 +24,10 @@ import (
 // Real endpoints.
 var Real = core.Endpoints{Auth: "https://discord.com", API: "https://discord.com"}
 
-// Permissions the bot asks: View Channel, Send Messages, Embed Links, Attach Files, Create Public
-// Threads, Send Messages in Threads.
-const Permissions = 1024 | 2048 | 16384 | 32768 | 34359738368 | 274877906944
+// Permissions the bot asks: View Channel, Send Messages, Embed Links, Attach Files, Read Message
+// History (replies reference a message; publishing reads recent messages to reconcile an attempt),
+// Create Public Threads, Send Messages in Threads.
+const Permissions = 1024 | 2048 | 16384 | 32768 | 65536 | 34359738368 | 274877906944
 
 // Adapter talks to Discord.
 type Adapter struct {

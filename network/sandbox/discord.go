@@ -95,6 +95,7 @@ func discordDialect() *dialect {
 			q.json(http.StatusOK, out)
 		}),
 	}
+	discordPublish(d)
 	return d
 }
 

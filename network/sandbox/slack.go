@@ -78,5 +78,6 @@ func slackDialect() *dialect {
 			q.json(http.StatusOK, map[string]any{"ok": true, "channels": chs, "response_metadata": map[string]string{"next_cursor": ""}})
 		},
 	}
+	slackPublish(d)
 	return d
 }
