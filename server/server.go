@@ -214,7 +214,6 @@ func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slo
 		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
 	}
 	api.RegisterOAuthCallback(e, svc)
-	api.RegisterPortalPage(e, svc)
 	deps := web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
 	if sim != nil {
 		sb := echo.WrapHandler(sim)

@@ -73,6 +73,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	h.registerAccount(e, public, signedIn)
 	h.registerOrganization(e, signedIn)
 	h.registerTeamAccounts(e, signedIn)
+	h.registerPortal(e, public)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
 	h.registerSandbox(e, signedIn)
