@@ -59,7 +59,9 @@ func gbpCreate(q *req) {
 		googleError(q, apiError{Status: http.StatusBadRequest, Message: "Invalid JSON payload received."})
 		return
 	}
-	bad := func(msg string) { googleError(q, apiError{Status: http.StatusBadRequest, Code: "badRequest", Message: msg}) }
+	bad := func(msg string) {
+		googleError(q, apiError{Status: http.StatusBadRequest, Code: "badRequest", Message: msg})
+	}
 	str := func(m map[string]any, k string) string { s, _ := m[k].(string); return s }
 	summary, topic := str(p, "summary"), str(p, "topicType")
 	if utf8.RuneCountInString(summary) > 1500 {
