@@ -43,9 +43,9 @@ type Adapter struct {
 	cred    core.Credentials
 }
 
-// New builds the adapter.
-func New(ep core.Endpoints, cred core.Credentials) *Adapter {
-	return NewGraph(app.Facebook, Scopes, ep, cred)
+// New builds the adapter of Facebook Pages (the Graph base with page publishing, publish.go).
+func New(ep core.Endpoints, cred core.Credentials) *Pages {
+	return &Pages{Adapter: NewGraph(app.Facebook, Scopes, ep, cred)}
 }
 
 // NewGraph builds a Facebook-Login Graph adapter for network n asking scopes.
