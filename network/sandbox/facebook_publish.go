@@ -89,7 +89,7 @@ func fbInvalid(q *req, msg string) {
 }
 
 // fbID is a Graph object id.
-func fbID() string { return numericID(randID("fb"))[:15] }
+func fbID() string { return "1" + peNumID(14) }
 
 // fbSchedule reads published/scheduled_publish_time: (scheduled, ok).
 func fbSchedule(q *req, f map[string][]string) (bool, bool) {

@@ -80,7 +80,7 @@ func pinterestPublish(d *dialect) {
 			q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: "Invalid parameters. media_type must be video."})
 			return
 		}
-		id := numericID(randID("media"))
+		id := peNumID(18)
 		key := "uploads/" + id[:4] + "/" + id + ".mp4"
 		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"status": "registered", "key": key}})
 		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": peBase(q) + "/media-upload",
@@ -243,7 +243,7 @@ func pinterestCreatePin(q *req) {
 		invalid(fmt.Sprintf("Invalid parameters. media_source.source_type %q is not supported.", src.SourceType))
 		return
 	}
-	id := numericID(randID("pin"))
+	id := peNumID(18)
 	h := q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: p.BoardID, Text: p.Title, Media: media,
 		URL: "https://www.pinterest.com/pin/" + id + "/", Data: map[string]any{"title": p.Title, "description": p.Description, "link": p.Link,
 			"alt_text": p.AltText, "note": p.Note, "dominant_color": p.DominantColor, "media_type": mediaType, "creative_type": creative,

@@ -84,3 +84,12 @@ func pePolls(h *Held) int {
 	h.Data["polls"] = n + 1
 	return n
 }
+
+// peNumID is a random numeric id of n digits (Graph and Pinterest ids).
+func peNumID(n int) string {
+	s := ""
+	for len(s) < n {
+		s += numericID(randID(""))
+	}
+	return s[:n]
+}
