@@ -197,7 +197,7 @@ func igCreate(q *req) {
 			data[k] = v
 		}
 	}
-	id := "17"+peNumID(15)
+	id := "17" + peNumID(15)
 	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: acc.IGID, Text: caption, Media: media, Data: data})
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
@@ -221,7 +221,7 @@ func igPublish(q *req) {
 		return
 	}
 	c.Data["status"] = "PUBLISHED"
-	id := "18"+peNumID(15)
+	id := "18" + peNumID(15)
 	short := strings.ToUpper(randID("")[:4]) + randID("")[:7]
 	path := "/p/"
 	if c.Data["product"] == "REELS" {
@@ -311,7 +311,7 @@ func igComment(q *req, parentKind string) {
 		fbInvalid(q, "(#100) The parameter message is required")
 		return
 	}
-	cid := "17"+peNumID(15)
+	cid := "17" + peNumID(15)
 	q.net.keep(Held{Kind: KindComment, ID: cid, User: q.user.Login, Channel: p.Channel, Text: msg, Parent: p.ID})
 	q.json(http.StatusOK, map[string]any{"id": cid})
 }
