@@ -91,9 +91,17 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	case !photo && (videos != 1 || images > 0):
 		return nil, pubutil.Refused(app.TikTok, "a video post takes exactly one video")
 	}
+	if !photo && req.Media[0].Size <= 0 { // FILE_UPLOAD declares the size up front
+		b, err := pubutil.Bytes(ctx, req.Media[0])
+		if err != nil {
+			return nil, err
+		}
+		req.Media[0].Size = int64(len(b))
+	}
 	username := accountUsername(req.Account)
 	publishID := req.Checkpointed(checkpointPublish)
-	if publishID == "" || (!photo && !a.PullFromURL && req.Checkpointed(checkpointUploaded) == "") {
+	fileUpload := !photo && req.Checkpointed(checkpointUploadURL) != "" || (!photo && !a.PullFromURL && publishID == "")
+	if publishID == "" || (fileUpload && req.Checkpointed(checkpointUploaded) == "") {
 		info, err := a.creator(ctx, t)
 		if err != nil {
 			return nil, err
@@ -101,13 +109,27 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 		if info.Username != "" {
 			username = info.Username
 		}
+		from := int64(0)
+		if publishID != "" {
+			// An upload an earlier attempt left unfinished: go on from the bytes TikTok has, or
+			// start a new publish when that one failed (nothing was posted from it).
+			st, err := a.fetch(ctx, t, publishID)
+			if err != nil {
+				return nil, err
+			}
+			if st.Status == "FAILED" {
+				publishID, fileUpload = "", !photo && !a.PullFromURL
+			} else {
+				from = st.UploadedBytes
+			}
+		}
 		if publishID == "" {
 			if publishID, err = a.init(ctx, t, pl, photo, info, req); err != nil {
 				return nil, err
 			}
 		}
-		if !photo && !a.PullFromURL {
-			if err := a.upload(ctx, t, publishID, req); err != nil {
+		if fileUpload {
+			if err := a.upload(ctx, publishID, from, req); err != nil {
 				return nil, err
 			}
 		}
@@ -220,28 +242,38 @@ func chunking(size int64) (int64, int64, int64) {
 	return size, chunk, max(size/chunk, 1)
 }
 
-// upload PUTs the file's chunks in order to the checkpointed upload URL.
-func (a *Adapter) upload(ctx context.Context, t *app.Token, publishID string, req *app.PublishRequest) error {
+// upload PUTs the file's chunks in order to the checkpointed upload URL, from the chunk holding
+// byte from (what TikTok already has), reading the upload as a stream.
+func (a *Adapter) upload(ctx context.Context, publishID string, from int64, req *app.PublishRequest) error {
 	to := req.Checkpointed(checkpointUploadURL)
 	if to == "" {
 		return &app.NetworkError{Network: app.TikTok, Class: app.ErrPermanent, Code: "crier_upload_url", Message: "the upload URL of publish " + publishID + " was lost"}
 	}
 	m := req.Media[0]
-	b, err := pubutil.Bytes(ctx, m)
+	size, cs, n := chunking(m.Size)
+	rc, err := m.Open(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("upload %s: %w", m.UploadID, err)
 	}
-	size, cs, n := chunking(int64(len(b)))
+	defer rc.Close()
+	start := min(from/cs, n-1)
+	if _, err := io.CopyN(io.Discard, rc, start*cs); err != nil {
+		return fmt.Errorf("upload %s: %w", m.UploadID, err)
+	}
 	mime := m.Mime
 	if mime == "" {
 		mime = "video/mp4"
 	}
-	for i := int64(0); i < n; i++ {
+	for i := start; i < n; i++ {
 		first, last := i*cs, (i+1)*cs-1
 		if i == n-1 {
 			last = size - 1
 		}
-		r, err := http.NewRequestWithContext(ctx, http.MethodPut, to, bytes.NewReader(b[first:last+1]))
+		part := make([]byte, last-first+1)
+		if _, err := io.ReadFull(rc, part); err != nil {
+			return fmt.Errorf("upload %s: %w", m.UploadID, err)
+		}
+		r, err := http.NewRequestWithContext(ctx, http.MethodPut, to, bytes.NewReader(part))
 		if err != nil {
 			return err
 		}
@@ -263,9 +295,10 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, publishID string, re
 }
 
 type status struct {
-	Status     string  `json:"status"`
-	FailReason string  `json:"fail_reason"`
-	PostIDs    []int64 `json:"publicaly_available_post_id"` // sic
+	Status        string  `json:"status"`
+	FailReason    string  `json:"fail_reason"`
+	PostIDs       []int64 `json:"publicaly_available_post_id"` // sic
+	UploadedBytes int64   `json:"uploaded_bytes"`
 }
 
 func (a *Adapter) fetch(ctx context.Context, t *app.Token, publishID string) (*status, error) {

@@ -1,9 +1,11 @@
 package tiktok_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -19,6 +21,19 @@ import (
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 	"github.com/crier/crier/network/tiktok"
 )
+
+// failingVideo is an upload whose reader breaks after n bytes (a worker dying mid-upload).
+func failingVideo(b []byte, n int) app.MediaFile {
+	m := sandboxtest.File("big", "video", "video/mp4", "mp4", b)
+	m.Open = func(context.Context) (io.ReadCloser, error) {
+		return io.NopCloser(io.MultiReader(bytes.NewReader(b[:n]), errReader{})), nil
+	}
+	return m
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("worker died") }
 
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
@@ -77,21 +92,34 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, ucp["tiktok.publish_id"], v2.Extra["publishId"])
 	require.Equal(t, 2, count())
 
+	// A 20 MB video in two chunks whose worker died after the first: the retry sends the second
+	// chunk only, to the same publish.
+	big := bytes.Repeat([]byte("0123456789abcdef"), (20<<20)/16+1)
+	ccp := sandboxtest.Checkpoints{}
+	_, err = a.Publish(ctx, tok, ccp.Wire(request(&app.TikTokPayload{Text: "Big"}, failingVideo(big, 12<<20))))
+	require.Error(t, err)
+	require.Empty(t, ccp["tiktok.uploaded"])
+	bv, err := a.Publish(ctx, tok, ccp.Wire(request(&app.TikTokPayload{Text: "Big"}, sandboxtest.File("big", "video", "video/mp4", "mp4", big))))
+	require.NoError(t, err)
+	require.Equal(t, ccp["tiktok.publish_id"], bv.Extra["publishId"])
+	require.Equal(t, 3, count())
+	require.Equal(t, []string{fmt.Sprintf("bytes:%d", len(big))}, nets.Posts(app.TikTok, "alice")[2].Media)
+
 	// Photos (PULL_FROM_URL) and PULL_FROM_URL video; a draft goes to the inbox.
 	ph, err := a.Publish(ctx, tok, request(&app.TikTokPayload{Type: "IMAGE", Text: "Three loaves", PhotoCoverIndex: 1, AutoAddMusic: true},
 		sandboxtest.Image("p1"), sandboxtest.Image("p2"), sandboxtest.Image("p3")))
 	require.NoError(t, err)
 	require.Equal(t, "https://www.tiktok.com/@alice/photo/"+ph.ExternalID, ph.Permalink)
-	require.Len(t, nets.Posts(app.TikTok, "alice")[2].Media, 3)
+	require.Len(t, nets.Posts(app.TikTok, "alice")[3].Media, 3)
 	a.PullFromURL = true
 	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "Pulled"}, sandboxtest.Video("v3")))
 	require.NoError(t, err)
 	a.PullFromURL = false
-	require.Equal(t, []string{"https://media.crier.invalid/v3.mp4"}, nets.Posts(app.TikTok, "alice")[3].Media)
+	require.Equal(t, []string{"https://media.crier.invalid/v3.mp4"}, nets.Posts(app.TikTok, "alice")[4].Media)
 	d, err := a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "Draft", UploadToDraft: true}, sandboxtest.Video("v4")))
 	require.NoError(t, err)
 	require.Equal(t, "inbox", d.Extra["state"])
-	require.Equal(t, 5, count())
+	require.Equal(t, 6, count())
 
 	// No delete, no comments on this API.
 	require.ErrorIs(t, a.Delete(ctx, tok, &app.DeleteRequest{ExternalID: p.ExternalID}), app.ErrNotSupported)
@@ -117,7 +145,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "API rate limit was exceeded, please retry later.", ne.Message)
 	require.WithinDuration(t, time.Now().Add(time.Minute), ne.ResetAt, 5*time.Second)
-	require.Equal(t, 5, count())
+	require.Equal(t, 6, count())
 }
 
 // Documented shapes: creator_info, video/init {publish_id, upload_url}, the chunk PUT, and
