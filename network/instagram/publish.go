@@ -152,6 +152,9 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 		}
 	}
 	if container == "" {
+		if err := a.quota(ctx, ig, token); err != nil {
+			return nil, err
+		}
 		if container, err = a.containers(ctx, ig, token, kind, pl, its, req); err != nil {
 			return nil, err
 		}
@@ -170,6 +173,9 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 		var ne *app.NetworkError
 		if errors.As(err, &ne) && ne.Code == "9007/2207027" {
 			ne.Class = app.ErrTransient // "The media is not ready for publishing, please wait for a moment"
+		}
+		if errors.As(err, &ne) && strings.HasSuffix(ne.Code, "/2207042") {
+			ne.Class, ne.ResetAt = app.ErrRateLimited, time.Now().Add(quotaRecheck) // the 24-hour publishing cap
 		}
 		return nil, err
 	}
@@ -236,6 +242,30 @@ func (a *Adapter) containers(ctx context.Context, ig, token, kind string, pl *ap
 		form[k] = v
 	}
 	return a.create(ctx, ig, token, form, checkpointContainer, req)
+}
+
+// quotaRecheck is how long a target waits when the rolling 24-hour publishing cap is reached
+// (Meta gives no reset time; posts leave the window one by one).
+const quotaRecheck = time.Hour
+
+// quota reads content_publishing_limit and defers the publish when the cap is used up.
+func (a *Adapter) quota(ctx context.Context, ig, token string) error {
+	var out struct {
+		Data []struct {
+			QuotaUsage int `json:"quota_usage"`
+			Config     struct {
+				QuotaTotal int `json:"quota_total"`
+			} `json:"config"`
+		} `json:"data"`
+	}
+	if err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + ig + "/content_publishing_limit?fields=quota_usage,config", Bearer: token}, &out); err != nil {
+		return err
+	}
+	if len(out.Data) > 0 && out.Data[0].Config.QuotaTotal > 0 && out.Data[0].QuotaUsage >= out.Data[0].Config.QuotaTotal {
+		return &app.NetworkError{Network: app.Instagram, Class: app.ErrRateLimited, Status: http.StatusOK, Code: "content_publishing_limit",
+			Message: fmt.Sprintf("The account has published %d posts in 24 hours, Instagram's limit", out.Data[0].QuotaUsage), ResetAt: time.Now().Add(quotaRecheck)}
+	}
+	return nil
 }
 
 // single is the form of a one-medium container.

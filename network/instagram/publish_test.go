@@ -141,6 +141,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	t.Parallel()
 	var forms []map[string]string
 	polls := 0
+	limited := false
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = r.ParseForm()
@@ -168,6 +169,13 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 		case r.URL.Path == "/v21.0/1784/media_publish":
 			require.Equal(t, "17903", r.PostForm.Get("creation_id"))
 			_, _ = w.Write([]byte(`{"id":"18012345"}`))
+		case r.URL.Path == "/v21.0/1784/content_publishing_limit":
+			require.Equal(t, "quota_usage,config", r.URL.Query().Get("fields"))
+			if limited {
+				_, _ = w.Write([]byte(`{"data":[{"quota_usage":100,"config":{"quota_total":100,"quota_duration":86400}}]}`))
+				return
+			}
+			_, _ = w.Write([]byte(`{"data":[{"quota_usage":4,"config":{"quota_total":100,"quota_duration":86400}}]}`))
 		case r.URL.Path == "/v21.0/18012345":
 			_, _ = w.Write([]byte(`{"id":"18012345","permalink":"https://www.instagram.com/p/C0abcDEF/","shortcode":"C0abcDEF"}`))
 		default:
@@ -198,4 +206,14 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "Error: Unsupported video format (2207026)", ne.Message)
+
+	// The 24-hour publishing cap is used up: deferred before any container is made.
+	limited = true
+	made := len(forms)
+	_, err = a.Publish(context.Background(), &app.Token{AccessToken: "U"}, &app.PublishRequest{Channel: ig,
+		Payload: &app.InstagramPayload{Text: "cap"}, Media: []app.MediaFile{sandboxtest.Image("c")}})
+	require.True(t, errors.As(err, &ne))
+	require.Equal(t, app.ErrRateLimited, ne.Class)
+	require.True(t, ne.ResetAt.After(time.Now()))
+	require.Equal(t, made, len(forms))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -37,13 +38,8 @@ func instagramPublish(d *dialect) {
 	d.routes["GET "+fbV+"/{ig}/stories"] = func(q *req) { igList(q, true) }
 	d.routes["GET "+fbV+"/{ig}/content_publishing_limit"] = func(q *req) {
 		if c := igAccount(q); c != nil {
-			used := 0
-			for _, h := range q.net.heldBy(KindPost, q.user.Login) {
-				if h.Channel == c.IGID && q.net.sb.Now().Sub(h.At).Hours() < 24 {
-					used++
-				}
-			}
-			q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": used, "config": map[string]any{"quota_total": 100, "quota_duration": 86400}}}})
+			q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": igUsed(q, c.IGID),
+				"config": map[string]any{"quota_total": igDailyCap, "quota_duration": 86400}}}})
 		}
 	}
 	d.routes["GET "+fbV+"/{id}"] = igGet
@@ -61,6 +57,19 @@ func instagramPublish(d *dialect) {
 }
 
 const igContainer = "ig-container"
+
+// igDailyCap is the publishing limit per rolling 24 hours (carousels count once).
+const igDailyCap = 100
+
+func igUsed(q *req, ig string) int {
+	used := 0
+	for _, h := range q.net.held { // deleted posts count too
+		if h.Kind == KindPost && h.Channel == ig && q.net.sb.Now().Sub(h.At) < 24*time.Hour {
+			used++
+		}
+	}
+	return used
+}
 
 // igAccount answers the Instagram account of the path when the token may publish for it.
 func igAccount(q *req) *Channel {
@@ -218,6 +227,10 @@ func igPublish(q *req) {
 		return
 	case "PUBLISHED":
 		igError(q, 9007, 2207006, "The media has already been published", "")
+		return
+	}
+	if igUsed(q, acc.IGID) >= igDailyCap {
+		igError(q, 9, 2207042, "You have reached the maximum number of posts that can be published in 24 hours.", "")
 		return
 	}
 	c.Data["status"] = "PUBLISHED"
