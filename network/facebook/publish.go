@@ -13,7 +13,8 @@ package facebook
 // nativeScheduleTime schedules feed/photo/video posts natively (published=false,
 // scheduled_publish_time). Meta has no idempotency key: every durable step is checkpointed and the
 // attempt marked before the final call; Find reads the checkpointed post, else the page's
-// published_posts created after the attempt with the same message. Reply comments with
+// published_posts created after the attempt with the same message (stories: the page's stories
+// made from the checkpointed media; reels: the checkpointed video's publishing status). Reply comments with
 // POST /{id}/comments. Delete is DELETE /{id}.
 
 import (
@@ -487,6 +488,9 @@ func (a *Pages) Find(ctx context.Context, t *app.Token, req *app.PublishRequest)
 		}
 		return nil, nil
 	}
+	if kind == "STORY" {
+		return a.findStory(ctx, token, page, req)
+	}
 	var list struct {
 		Data []struct {
 			ID           string `json:"id"`
@@ -513,6 +517,38 @@ func (a *Pages) Find(ctx context.Context, t *app.Token, req *app.PublishRequest)
 				out.Permalink = "https://www.facebook.com/" + p.ID
 			}
 			return out, nil
+		}
+	}
+	return nil, nil
+}
+
+// findStory looks for the story made from the checkpointed photo or video (stories are not in
+// published_posts; GET /{page}/stories lists them with their media_id).
+func (a *Pages) findStory(ctx context.Context, token, page string, req *app.PublishRequest) (*app.Published, error) {
+	media := req.Checkpointed(checkpointPhoto(0))
+	if v := req.Checkpointed(checkpointVideo); v != "" {
+		media = v
+	}
+	if media == "" {
+		return nil, nil
+	}
+	var list struct {
+		Data []struct {
+			PostID  string `json:"post_id"`
+			MediaID string `json:"media_id"`
+			URL     string `json:"url"`
+		} `json:"data"`
+	}
+	if err := a.api.Do(ctx, core.Request{URL: a.graph + "/" + page + "/stories", Bearer: token}, &list); err != nil {
+		return nil, err
+	}
+	for _, s := range list.Data {
+		if s.MediaID == media {
+			link := s.URL
+			if link == "" {
+				link = "https://www.facebook.com/" + s.PostID
+			}
+			return &app.Published{ExternalID: s.PostID, Permalink: link, Extra: map[string]string{"pageId": page, "type": "STORY"}}, nil
 		}
 	}
 	return nil, nil

@@ -100,16 +100,38 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "https://www.facebook.com/reel/"+r.ExternalID, r.Permalink)
 
-	// Stories.
-	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Image("s1")))
+	// A reel whose finish answer was lost is found by its video's status, not posted again.
+	rcp := sandboxtest.Checkpoints{}
+	reel := &app.FacebookPayload{Type: "REEL", Text: "Reel two"}
+	nets.Fail(t, app.Facebook, `{"status":500,"code":"2","message":"An unexpected error has occurred. Please retry your request later.","path":"/video_reels"}`)
+	_, err = a.Publish(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("r2"))))
+	require.Error(t, err) // the start failed: nothing exists
+	found, err = a.Find(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("r2"))))
 	require.NoError(t, err)
+	require.Nil(t, found)
+	r2, err := a.Publish(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("r2"))))
+	require.NoError(t, err)
+	delete(rcp, "facebook.post")
+	found, err = a.Find(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("r2"))))
+	require.NoError(t, err)
+	require.Equal(t, r2.ExternalID, found.ExternalID)
+	require.Equal(t, 6, count())
+
+	// Stories; a story whose answer was lost is found among the page's stories by its photo.
+	scp := sandboxtest.Checkpoints{}
+	st, err := a.Publish(ctx, tok, scp.Wire(request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Image("s1"))))
+	require.NoError(t, err)
+	delete(scp, "facebook.post")
+	found, err = a.Find(ctx, tok, scp.Wire(request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Image("s1"))))
+	require.NoError(t, err)
+	require.Equal(t, st.ExternalID, found.ExternalID)
 	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Video("s2")))
 	require.NoError(t, err)
-	require.Equal(t, 7, count())
+	require.Equal(t, 8, count())
 
 	// Delete.
 	require.NoError(t, a.Delete(ctx, tok, &app.DeleteRequest{Network: app.Facebook, Channel: page, ExternalID: ph.ExternalID}))
-	require.Equal(t, 6, count())
+	require.Equal(t, 7, count())
 
 	// Permanent: Graph's message verbatim.
 	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Text: "x", Link: "not a url"}))
@@ -126,7 +148,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "(#32) Page request limit reached", ne.Message)
 	require.WithinDuration(t, time.Now().Add(10*time.Minute), ne.ResetAt, time.Minute)
-	require.Equal(t, 6, count())
+	require.Equal(t, 7, count())
 }
 
 // Documented Graph answers: unpublished /photos {id}, /feed {id} with attached_media,

@@ -16,7 +16,7 @@ import (
 // published=false for attachments and stories), /{page}/videos (file_url), /{page}/video_reels and
 // /{page}/video_stories (start → rupload /video-upload/{v}/{id} with a file_url header or bytes →
 // finish), /{page}/photo_stories; GET /{id} (fields permalink_url, status: video_status processing
-// → ready on the second read), GET /{page}/published_posts and /scheduled_posts for Find,
+// → ready on the second read), GET /{page}/published_posts and /scheduled_posts and /stories for Find,
 // DELETE /{id}, POST /{id}/comments. Publishing needs the page's own token (the tokens of
 // /me/accounts, registered as live tokens of the page's owner); a user token is refused with
 // Graph's (#200). Errors are Graph's, messages as Graph words them.
@@ -45,6 +45,7 @@ func facebookPublishRoutes() map[string]func(q *req) {
 		"POST " + fbV + "/{page}/photo_stories":        fbPhotoStory,
 		"GET " + fbV + "/{page}/published_posts":       func(q *req) { fbList(q, false) },
 		"GET " + fbV + "/{page}/scheduled_posts":       func(q *req) { fbList(q, true) },
+		"GET " + fbV + "/{page}/stories":               fbStories,
 		"GET " + fbV + "/{id}":                         fbGet,
 		"DELETE " + fbV + "/{id}":                      fbDelete,
 		"POST " + fbV + "/{id}/comments":               fbComment,
@@ -318,7 +319,10 @@ func fbPhotoStory(q *req) {
 // fbObject answers a live post, photo/video or comment the token's page owns.
 func fbObject(q *req) *Held {
 	id := peSeg(q, 2)
-	h := q.net.peLive(id, KindPost, KindComment, KindMedia)
+	h := q.net.peLive(id, KindPost) // a finished reel is a post with its video's id
+	if h == nil {
+		h = q.net.peLive(id, KindComment, KindMedia)
+	}
 	if h == nil || h.User != q.user.Login || (fbTokenPage(q) != "" && h.Channel != fbTokenPage(q)) {
 		fbMissing(q, id)
 		return nil
@@ -411,4 +415,28 @@ func fbComment(q *req) {
 	id := strings.TrimPrefix(parent.ID, parent.Channel+"_") + "_" + fbID()
 	q.net.keep(Held{Kind: KindComment, ID: id, User: q.user.Login, Channel: parent.Channel, Text: msg, Parent: parent.ID})
 	q.json(http.StatusOK, map[string]any{"id": id})
+}
+
+// fbStories lists the page's stories (Page Stories API): post_id, status, creation_time,
+// media_type, media_id, url.
+func fbStories(q *req) {
+	page, ok := fbPage(q)
+	if !ok {
+		return
+	}
+	data := []map[string]any{}
+	held := q.net.heldBy(KindPost, q.user.Login)
+	for i := len(held) - 1; i >= 0; i-- {
+		h := held[i]
+		if h.Channel != page.ID || h.Data["type"] != "story" {
+			continue
+		}
+		media, typ := h.Data["photo_id"], "photo"
+		if v, ok := h.Data["video_id"]; ok {
+			media, typ = v, "video"
+		}
+		data = append(data, map[string]any{"post_id": h.ID, "status": "PUBLISHED", "creation_time": fmt.Sprint(h.At.Unix()),
+			"media_type": typ, "media_id": media, "url": h.URL})
+	}
+	q.json(http.StatusOK, map[string]any{"data": data})
 }
