@@ -44,8 +44,7 @@ type mediaSource struct {
 }
 
 type imageItem struct {
-	URL     string `json:"url"`
-	AltText string `json:"alt_text,omitempty"`
+	URL string `json:"url"`
 }
 
 type pin struct {
@@ -118,9 +117,6 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 			body[k] = v
 		}
 	}
-	if pl.IsAIGenerated {
-		body["is_ai_generated"] = true // (U) not in every version of the v5 schema
-	}
 	if err := pubutil.MarkAttempt(ctx, req); err != nil {
 		return nil, err
 	}
@@ -155,7 +151,7 @@ func (a *Adapter) source(ctx context.Context, t *app.Token, req *app.PublishRequ
 			if m.URL == "" {
 				return nil, pubutil.Refused(app.Pinterest, "upload %s has no public URL", m.UploadID)
 			}
-			src.Items = append(src.Items, imageItem{URL: m.URL, AltText: m.AltText})
+			src.Items = append(src.Items, imageItem{URL: m.URL})
 		}
 		return src, nil
 	}

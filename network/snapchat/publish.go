@@ -245,10 +245,18 @@ func (a *Adapter) multipart(ctx context.Context, t *app.Token, path string, fiel
 	return nil
 }
 
-// Find answers the checkpointed post, else the profile's post made from the checkpointed media.
+// Find lists the profile's stories/spotlights/saved stories for the checkpointed post, else for the
+// one made from the checkpointed media (a media object is posted once).
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
 	pl, _ := req.Payload.(*app.SnapchatPayload)
 	if pl == nil {
+		return nil, nil
+	}
+	postID, mediaID := req.Checkpointed(checkpointPost), req.Checkpointed(checkpointMedia)
+	if _, ok := pubutil.AttemptAt(req); !ok && postID == "" {
+		return nil, nil // the post call was never made
+	}
+	if postID == "" && mediaID == "" {
 		return nil, nil
 	}
 	profile, username, err := a.profileID(ctx, t, req.Account)
@@ -256,13 +264,6 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 		return nil, err
 	}
 	e := edge(pl)
-	if id := req.Checkpointed(checkpointPost); id != "" {
-		return &app.Published{ExternalID: id, Permalink: permalink(e, id, username), Extra: map[string]string{"edge": e, "profileId": profile}}, nil
-	}
-	mediaID := req.Checkpointed(checkpointMedia)
-	if _, ok := pubutil.AttemptAt(req); !ok || mediaID == "" {
-		return nil, nil
-	}
 	var out map[string]any
 	if err := a.api.Do(ctx, core.Request{URL: a.base + "/v1/public_profiles/" + url.PathEscape(profile) + "/" + e, Bearer: t.AccessToken}, &out); err != nil {
 		return nil, err
@@ -273,8 +274,8 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 		if inner, ok := o[singular(e)].(map[string]any); ok {
 			o = inner
 		}
-		if o["media_id"] == mediaID {
-			id := fmt.Sprint(o["id"])
+		id := fmt.Sprint(o["id"])
+		if (postID != "" && id == postID) || (postID == "" && o["media_id"] == mediaID) {
 			return &app.Published{ExternalID: id, Permalink: permalink(e, id, username), Extra: map[string]string{"edge": e, "profileId": profile}}, nil
 		}
 	}

@@ -53,6 +53,9 @@ func TestPublishToSandbox(t *testing.T) {
 	again, err := a.Publish(ctx, tok, cp.Wire(request(story, sandboxtest.Image("i1"))))
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, again.ExternalID)
+	found, err = a.Find(ctx, tok, cp.Wire(request(story, sandboxtest.Image("i1"))))
+	require.NoError(t, err)
+	require.Equal(t, p.ExternalID, found.ExternalID)
 	lost := sandboxtest.Checkpoints{"attempt.at": cp["attempt.at"], "snapchat.media": cp["snapchat.media"], "snapchat.uploaded": "1"}
 	found, err = a.Find(ctx, tok, lost.Wire(request(story, sandboxtest.Image("i1"))))
 	require.NoError(t, err)

@@ -23,6 +23,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,6 +113,16 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	}
 	kind := kindOf(pl)
 	id := req.Checkpointed(checkpointVideo)
+	if id == "" && req.Checkpointed(checkpointSession) == "" && req.Channel != nil && req.Channel.ID != "" {
+		// videos.insert uploads to the token's channel: refuse a selected channel it is not.
+		mine, err := a.Channels(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		if !slices.ContainsFunc(mine, func(c app.Channel) bool { return c.ID == req.Channel.ID }) {
+			return nil, pubutil.Refused(app.YouTube, "the connected Google account cannot upload to channel %s; reconnect choosing that channel", req.Channel.ID)
+		}
+	}
 	if id == "" {
 		v, err := a.upload(ctx, t, pl, req)
 		if err != nil {

@@ -130,6 +130,10 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, "The request metadata specifies an invalid video title.", ne.Message)
 	_, err = a.Publish(ctx, tok, request(&app.YouTubePayload{Text: "img"}, sandboxtest.Image("x")))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
+	other := request(&app.YouTubePayload{Text: "elsewhere"}, sandboxtest.Video("x"))
+	other.Channel = &app.Channel{ID: "UCsomeoneelse"}
+	_, err = a.Publish(ctx, tok, other)
+	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
 
 	// 429 with Retry-After; quotaExceeded until Pacific midnight.
 	nets.Fail(t, app.YouTube, `{"status":429,"message":"Too many requests","resetInSeconds":20,"path":"/upload/youtube/v3/videos"}`)
