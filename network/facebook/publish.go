@@ -506,20 +506,22 @@ func (a *Pages) Find(ctx context.Context, t *app.Token, req *app.PublishRequest)
 	if err := a.api.Do(ctx, core.Request{URL: a.graph + "/" + page + "/" + edge + "?fields=id,message,created_time,permalink_url&limit=50", Bearer: token}, &list); err != nil {
 		return nil, err
 	}
-	for _, p := range list.Data {
+	near := pubutil.NewNearest(at)
+	for i, p := range list.Data {
 		created, err := time.Parse("2006-01-02T15:04:05-0700", p.CreatedTime)
-		if err != nil || !pubutil.After(created, at) {
-			continue
-		}
-		if pubutil.SameText(p.Message, pl.Text) {
-			out := &app.Published{ExternalID: p.ID, Permalink: absolute(p.PermalinkURL), Extra: map[string]string{"pageId": page, "type": kind}}
-			if out.Permalink == "" {
-				out.Permalink = "https://www.facebook.com/" + p.ID
-			}
-			return out, nil
+		if err == nil && pubutil.SameText(p.Message, pl.Text) {
+			near.Offer(i, created)
 		}
 	}
-	return nil, nil
+	if near.Index < 0 {
+		return nil, nil
+	}
+	p := list.Data[near.Index]
+	out := &app.Published{ExternalID: p.ID, Permalink: absolute(p.PermalinkURL), Extra: map[string]string{"pageId": page, "type": kind}}
+	if out.Permalink == "" {
+		out.Permalink = "https://www.facebook.com/" + p.ID
+	}
+	return out, nil
 }
 
 // findStory looks for the story made from the checkpointed photo or video (stories are not in

@@ -227,6 +227,8 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 		text = req.Payload.Body()
 	}
 	page := ""
+	near := pubutil.NewNearest(at)
+	var candidates []localPost
 	for i := 0; i < 5; i++ {
 		var l struct {
 			LocalPosts    []localPost `json:"localPosts"`
@@ -247,14 +249,18 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 				continue
 			}
 			if pubutil.SameText(p.Summary, text) && len(p.Media) == len(req.Media) {
-				return p.published(), nil
+				near.Offer(len(candidates), created)
+				candidates = append(candidates, p)
 			}
 		}
 		if page = l.NextPageToken; page == "" || older {
 			break
 		}
 	}
-	return nil, nil
+	if near.Index < 0 {
+		return nil, nil
+	}
+	return candidates[near.Index].published(), nil
 }
 
 // Delete removes the local post.

@@ -414,15 +414,19 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	if err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + ig + "/" + edge + "?fields=id,caption,timestamp,permalink&limit=50", Bearer: token}, &list); err != nil {
 		return nil, err
 	}
-	for i := len(list.Data) - 1; i >= 0; i-- { // oldest first: the first one after the attempt
+	near := pubutil.NewNearest(at)
+	for i := len(list.Data) - 1; i >= 0; i-- { // oldest first
 		m := list.Data[i]
 		ts, err := time.Parse("2006-01-02T15:04:05-0700", m.Timestamp)
-		if err != nil || !pubutil.After(ts, at) || !pubutil.SameText(m.Caption, caption) {
-			continue
+		if err == nil && pubutil.SameText(m.Caption, caption) {
+			near.Offer(i, ts)
 		}
-		return &app.Published{ExternalID: m.ID, Permalink: m.Permalink, Extra: map[string]string{"kind": "media", "permalink": m.Permalink}}, nil
 	}
-	return nil, nil
+	if near.Index < 0 {
+		return nil, nil
+	}
+	m := list.Data[near.Index]
+	return &app.Published{ExternalID: m.ID, Permalink: m.Permalink, Extra: map[string]string{"kind": "media", "permalink": m.Permalink}}, nil
 }
 
 // Delete removes the media (DELETE /{ig-media-id}).

@@ -287,19 +287,21 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	if err := a.api.Do(ctx, core.Request{URL: a.base + "/v5/boards/" + url.PathEscape(boardID) + "/pins?page_size=100", Bearer: t.AccessToken}, &page); err != nil {
 		return nil, err
 	}
-	for _, p := range page.Items {
+	near := pubutil.NewNearest(at)
+	for i, p := range page.Items {
 		created, err := parseCreated(p.CreatedAt)
-		if err != nil || !pubutil.After(created, at) {
-			continue
-		}
-		if pubutil.SameText(p.Title, pl.Text) && pubutil.SameText(p.Description, pl.Description) {
-			if p.BoardID == "" {
-				p.BoardID = boardID
-			}
-			return p.published(), nil
+		if err == nil && pubutil.SameText(p.Title, pl.Text) && pubutil.SameText(p.Description, pl.Description) {
+			near.Offer(i, created)
 		}
 	}
-	return nil, nil
+	if near.Index < 0 {
+		return nil, nil
+	}
+	p := page.Items[near.Index]
+	if p.BoardID == "" {
+		p.BoardID = boardID
+	}
+	return p.published(), nil
 }
 
 // parseCreated reads created_at ("2020-01-01T20:10:40", UTC without a zone).

@@ -117,3 +117,29 @@ func Kinds(media []app.MediaFile) (images, videos int) {
 
 // IsVideo says whether an upload is a video.
 func IsVideo(m app.MediaFile) bool { return m.Type == "video" || strings.HasPrefix(m.Mime, "video/") }
+
+// Nearest picks, among candidates matching a target, the one created nearest the attempt (within
+// Skew before it, or any time after): when several targets post the same text to one account, each
+// finds the post its own attempt made rather than the first one listed.
+type Nearest struct {
+	At    time.Time
+	Index int // -1 until a candidate is offered
+	dist  time.Duration
+}
+
+// NewNearest starts a search around the attempt's time.
+func NewNearest(at time.Time) *Nearest { return &Nearest{At: at, Index: -1} }
+
+// Offer considers candidate i created at created.
+func (n *Nearest) Offer(i int, created time.Time) {
+	if !After(created, n.At) {
+		return
+	}
+	d := created.Sub(n.At)
+	if d < 0 {
+		d = -d
+	}
+	if n.Index < 0 || d < n.dist {
+		n.Index, n.dist = i, d
+	}
+}

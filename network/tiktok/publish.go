@@ -401,19 +401,21 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	if err := a.post(ctx, t, "/v2/video/list/?fields=id,create_time,title,video_description,share_url", map[string]int{"max_count": 20}, &out); err != nil {
 		return nil, err
 	}
-	for _, v := range out.Data.Videos {
-		if !pubutil.After(time.Unix(v.CreateTime, 0), at) {
-			continue
-		}
+	near := pubutil.NewNearest(at)
+	for i, v := range out.Data.Videos {
 		if pubutil.SameText(v.Title, pl.Text) || pubutil.SameText(v.Description, pl.Text) {
-			link := v.ShareURL
-			if link == "" {
-				link = "https://www.tiktok.com/@" + username + "/video/" + v.ID
-			}
-			return &app.Published{ExternalID: v.ID, Permalink: link}, nil
+			near.Offer(i, time.Unix(v.CreateTime, 0))
 		}
 	}
-	return nil, nil
+	if near.Index < 0 {
+		return nil, nil
+	}
+	v := out.Data.Videos[near.Index]
+	link := v.ShareURL
+	if link == "" {
+		link = "https://www.tiktok.com/@" + username + "/video/" + v.ID
+	}
+	return &app.Published{ExternalID: v.ID, Permalink: link}, nil
 }
 
 // Delete: the Content Posting API cannot delete posts.
