@@ -55,6 +55,27 @@ func (a *Pages) poller() pubutil.Poller {
 	return pubutil.Poller{Every: 3 * time.Second, Max: 20 * time.Second}
 }
 
+// ChannelToken answers the destination page (or Instagram account) and its page token: the
+// channel's own Token, else the one Crier keeps in the token's Secrets ("channel:<id>", or
+// "channel" for the selected channel "channelId"); without a channel, the selected one.
+func ChannelToken(t *app.Token, ch *app.Channel) (id, token string) {
+	if ch != nil {
+		id, token = ch.ID, ch.Token
+	}
+	if t == nil || t.Secrets == nil {
+		return id, token
+	}
+	if id == "" {
+		id = t.Secrets["channelId"]
+	}
+	if token == "" && id != "" {
+		if token = t.Secrets["channel:"+id]; token == "" && t.Secrets["channelId"] == id {
+			token = t.Secrets["channel"]
+		}
+	}
+	return id, token
+}
+
 // videoGraph is graph-video.facebook.com for the real Graph (any other base serves both).
 func (a *Pages) videoGraph() string {
 	return strings.Replace(a.graph, "://graph.facebook.com", "://graph-video.facebook.com", 1)
@@ -63,12 +84,14 @@ func (a *Pages) videoGraph() string {
 // pageToken answers the page and its token (read from the Graph with the user token when the
 // channel came without one).
 func (a *Pages) pageToken(ctx context.Context, t *app.Token, ch *app.Channel) (string, string, error) {
-	if ch == nil || ch.ID == "" {
+	id, token := ChannelToken(t, ch)
+	if id == "" {
 		return "", "", pubutil.Refused(app.Facebook, "no Facebook Page is selected for this account")
 	}
-	if ch.Token != "" {
-		return ch.ID, ch.Token, nil
+	if token != "" {
+		return id, token, nil
 	}
+	ch = &app.Channel{ID: id}
 	var p struct {
 		AccessToken string `json:"access_token"`
 	}

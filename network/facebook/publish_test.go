@@ -129,8 +129,9 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 8, count())
 
-	// Delete.
-	require.NoError(t, a.Delete(ctx, tok, &app.DeleteRequest{Network: app.Facebook, Channel: page, ExternalID: ph.ExternalID}))
+	// Delete, with the page token as Crier keeps it (Secrets["channel"] of the selected page).
+	stored := &app.Token{AccessToken: tok.AccessToken, Secrets: map[string]string{"channelId": page.ID, "channel": page.Token}}
+	require.NoError(t, a.Delete(ctx, stored, &app.DeleteRequest{Network: app.Facebook, ExternalID: ph.ExternalID}))
 	require.Equal(t, 7, count())
 
 	// Permanent: Graph's message verbatim.

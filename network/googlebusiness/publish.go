@@ -155,16 +155,23 @@ func timeOf(t time.Time) *timeOfDay {
 	return &timeOfDay{Hours: t.Hour(), Minutes: t.Minute(), Seconds: t.Second()}
 }
 
-func location(req *app.PublishRequest) (string, error) {
-	if req.Channel == nil || !strings.Contains(req.Channel.ID, "/locations/") {
+// location answers the post parent: the request's channel, else the account's selected one.
+func location(t *app.Token, req *app.PublishRequest) (string, error) {
+	id := ""
+	if req.Channel != nil {
+		id = req.Channel.ID
+	} else if t != nil && t.Secrets != nil {
+		id = t.Secrets["channelId"]
+	}
+	if !strings.Contains(id, "/locations/") {
 		return "", pubutil.Refused(app.GoogleBusiness, "no Business Profile location is selected for this account")
 	}
-	return req.Channel.ID, nil
+	return id, nil
 }
 
 // Publish creates the local post.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	parent, err := location(req)
+	parent, err := location(t, req)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +214,7 @@ func (a *Adapter) get(ctx context.Context, t *app.Token, name string) (*app.Publ
 // Find answers the post by its checkpointed name, else the location's post created after the
 // attempt with the same summary.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	parent, err := location(req)
+	parent, err := location(t, req)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/facebook"
 	"github.com/crier/crier/network/pubutil"
 )
 
@@ -46,15 +47,17 @@ func (a *Adapter) poller() pubutil.Poller {
 	return pubutil.Poller{Every: 3 * time.Second, Max: 30 * time.Second}
 }
 
+// account answers the Instagram account and the token to publish with: its page's token (the
+// channel's, or the one kept in the token's Secrets), else the user token.
 func (a *Adapter) account(t *app.Token, ch *app.Channel) (string, string, error) {
-	if ch == nil || ch.ID == "" {
+	id, token := facebook.ChannelToken(t, ch)
+	if id == "" {
 		return "", "", pubutil.Refused(app.Instagram, "no Instagram account is selected for this connection")
 	}
-	token := ch.Token
 	if token == "" {
 		token = t.AccessToken
 	}
-	return ch.ID, token, nil
+	return id, token, nil
 }
 
 type tag struct {
