@@ -129,6 +129,15 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 8, count())
 
+	// Without a page token anywhere, the page's token is read from the Graph with the user token.
+	bare := *page
+	bare.Token = ""
+	noTok := request(&app.FacebookPayload{Text: "page token fetched"})
+	noTok.Channel = &bare
+	nt, err := a.Publish(ctx, tok, noTok)
+	require.NoError(t, err)
+	require.NoError(t, a.Delete(ctx, tok, &app.DeleteRequest{Channel: &bare, ExternalID: nt.ExternalID}))
+
 	// Delete, with the page token as Crier keeps it (Secrets["channel"] of the selected page).
 	stored := &app.Token{AccessToken: tok.AccessToken, Secrets: map[string]string{"channelId": page.ID, "channel": page.Token}}
 	require.NoError(t, a.Delete(ctx, stored, &app.DeleteRequest{Network: app.Facebook, ExternalID: ph.ExternalID}))
