@@ -27,7 +27,8 @@ func init() {
 	}
 }
 
-const pinterestMediaKind = "pinterest-media"
+// Registered videos are held media (Data type "pinterest-video").
+const pinterestMediaKind = KindMedia
 
 var pinterestNumeric = regexp.MustCompile(`^[0-9]+$`)
 
@@ -82,7 +83,7 @@ func pinterestPublish(d *dialect) {
 		}
 		id := peNumID(18)
 		key := "uploads/" + id[:4] + "/" + id + ".mp4"
-		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"status": "registered", "key": key}})
+		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"type": "pinterest-video", "status": "registered", "key": key}})
 		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": peBase(q) + "/media-upload",
 			"upload_parameters": map[string]string{"key": key, "x-amz-date": time.Now().UTC().Format("20060102T150405Z"),
 				"x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": "SANDBOX/20261123/us-east-1/s3/aws4_request",
