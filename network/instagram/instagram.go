@@ -14,6 +14,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints (Facebook Login).
@@ -24,11 +25,15 @@ var Scopes = []string{"instagram_basic", "instagram_content_publish", "instagram
 	"pages_show_list", "pages_read_engagement"}
 
 // Adapter talks to Instagram through the Graph API.
-type Adapter struct{ *facebook.Adapter }
+type Adapter struct {
+	*facebook.Adapter
+	// Poll paces the polling of media containers (publish.go).
+	Poll pubutil.Poller
+}
 
 // New builds the adapter.
 func New(ep core.Endpoints, cred core.Credentials) *Adapter {
-	return &Adapter{facebook.NewGraph(app.Instagram, Scopes, ep, cred)}
+	return &Adapter{Adapter: facebook.NewGraph(app.Instagram, Scopes, ep, cred)}
 }
 
 // AuthorizeURL refuses the Instagram Login flavour, not available yet.

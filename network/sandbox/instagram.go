@@ -35,5 +35,6 @@ func instagramDialect() *dialect {
 		}
 		q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 	}
+	instagramPublish(d)
 	return d
 }

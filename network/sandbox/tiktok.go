@@ -14,7 +14,7 @@ func tiktokDialect() *dialect {
 	envelope := func(q *req, status int, data any, code, msg string) {
 		q.json(status, map[string]any{"data": data, "error": map[string]string{"code": code, "message": msg, "log_id": randID("2026")[:24]}})
 	}
-	return &dialect{
+	d := &dialect{
 		seg: "tiktok", title: "TikTok", network: app.TikTok,
 		authorizePath: "/v2/auth/authorize", tokenPath: "/v2/oauth/token", rotate: true, accessTTL: 24 * time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
@@ -50,4 +50,6 @@ func tiktokDialect() *dialect {
 			},
 		},
 	}
+	tiktokPublish(d)
+	return d
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints.
@@ -32,6 +33,10 @@ type Adapter struct {
 	tok   *core.Client
 	base  string
 	cred  core.Credentials
+	// Publishing (publish.go): Poll paces status fetches; PullFromURL sends videos as
+	// PULL_FROM_URL (the media host must be a verified domain) instead of FILE_UPLOAD chunks.
+	Poll        pubutil.Poller
+	PullFromURL bool
 }
 
 // New builds the adapter.
@@ -124,7 +129,7 @@ func (a *Adapter) Check(ctx context.Context, t *app.Token) error {
 }
 
 // Classify reads TikTok's {"error":{"code","message","log_id"}} (code "ok" on success).
-func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
+func Classify(status int, h http.Header, body []byte) *app.NetworkError {
 	var e struct {
 		Error struct {
 			Code    string `json:"code"`
@@ -142,8 +147,16 @@ func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
 	switch {
 	case ne.Code == "access_token_invalid":
 		ne.Class = app.ErrAuthExpired
-	case ne.Code == "rate_limit_exceeded" || ne.Code == "spam_risk_too_many_posts" || ne.Code == "spam_risk_too_many_pending_share":
+	case ne.Code == "rate_limit_exceeded" || status == http.StatusTooManyRequests:
+		// TikTok's limits are per minute (6 inits, 30 status fetches per token); it sends no reset.
 		ne.Class = app.ErrRateLimited
+		if ne.ResetAt = core.RetryAfter(h, time.Now()); ne.ResetAt.IsZero() {
+			ne.ResetAt = time.Now().Add(time.Minute)
+		}
+	case ne.Code == "spam_risk_too_many_posts" || ne.Code == "spam_risk_too_many_pending_share":
+		// Daily caps over a rolling 24 hours (networks.md: QuotaDeferred).
+		ne.Class = app.ErrRateLimited
+		ne.ResetAt = time.Now().Add(24 * time.Hour)
 	case ne.Code == "internal":
 		ne.Class = app.ErrTransient
 	case status < 300:
