@@ -16,7 +16,16 @@ func (s *Server) SocialAccountCreatePortalLink(ctx context.Context, req SocialAc
 	p := app.PortalLinkParams{TeamID: b.TeamId, Types: types, RedirectURL: deref(b.RedirectUrl), ServerURL: deref(b.ServerUrl),
 		ExpiresIn: b.ExpiresIn, LogoURL: deref(b.LogoUrl), UserName: deref(b.UserName), UserLogoURL: deref(b.UserLogoUrl),
 		Options: app.ConnectOptions{DisableAutoLogin: flag(b.DisableAutoLogin), TikTokForceLogin: flag(b.TiktokForceLogin),
-			ForceBrowserOAuth: flag(b.ForceBrowserOAuth), WithBusinessScope: flag(b.WithBusinessScope)}}
+			ForceBrowserOAuth: flag(b.ForceBrowserOAuth), WithBusinessScope: flag(b.WithBusinessScope)},
+		Display: app.PortalDisplay{GoBackButtonText: deref(b.GoBackButtonText), HidePoweredBy: flag(b.HidePoweredBy),
+			HideGoBackButton: flag(b.HideGoBackButton), HideUserLogo: flag(b.HideUserLogo), HideUserName: flag(b.HideUserName),
+			HideLanguageSwitcher: flag(b.HideLanguageSwitcher), ShowModalOnConnectSuccess: flag(b.ShowModalOnConnectSuccess)}}
+	if b.Language != nil {
+		p.Display.Language = string(*b.Language)
+	}
+	if b.MaxSocialAccountsConnected != nil {
+		p.MaxConnected = int(*b.MaxSocialAccountsConnected)
+	}
 	if b.InstagramConnectionMethod != nil {
 		p.Options.InstagramConnectionMethod = string(*b.InstagramConnectionMethod)
 	}

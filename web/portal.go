@@ -99,6 +99,21 @@ func (h *Handler) renderPortal(c echo.Context, token string, out *portal.Outcome
 	if v.RedirectURL != nil {
 		p.ReturnURL = *v.RedirectURL
 	}
+	d := v.Display
+	p.ReturnText = "Go back"
+	if d.GoBackButtonText != "" {
+		p.ReturnText = d.GoBackButtonText
+	}
+	if d.HideGoBackButton {
+		p.ReturnText = ""
+	}
+	if !d.HideUserName {
+		p.UserName = v.UserName
+	}
+	if !d.HideUserLogo && strings.HasPrefix(v.UserLogoURL, "https://") {
+		p.UserLogo = v.UserLogoURL
+	}
+	p.PoweredBy, p.Modal, p.Max = !d.HidePoweredBy, d.ShowModalOnConnectSuccess, v.MaxConnected
 	connected := map[app.Network]app.SocialAccount{}
 	for _, a := range v.Connected {
 		connected[a.Type] = a

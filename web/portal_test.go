@@ -56,3 +56,34 @@ func TestPortalPage(t *testing.T) {
 	require.Contains(t, rec.Body.String(), "--portal-accent:#e11d48")
 	require.Equal(t, http.StatusNotFound, visitor.get("/portal-accent/red;x.css").Code)
 }
+
+// The link's display options shape the page, and its cap refuses one network too many.
+func TestPortalDisplayOptionsAndCap(t *testing.T) {
+	t.Parallel()
+	b := setupAccounts(t)
+	team := b.createTeam(t, "Acme Coffee")
+	link, err := b.svc.CreatePortalLink(b.ownerCtx(t), app.PortalLinkParams{TeamID: team.ID, Types: []app.Network{app.LinkedIn, app.TikTok},
+		RedirectURL: "https://agency.example/done", UserName: "Jo from Acme", UserLogoURL: "https://agency.example/jo.png", MaxConnected: 1,
+		Display: app.PortalDisplay{GoBackButtonText: "Back to Agency", HidePoweredBy: true, ShowModalOnConnectSuccess: true}})
+	require.NoError(t, err)
+	path := strings.TrimPrefix(link, "http://crier.test")
+	visitor := b.anon(t)
+	doc := parse(t, visitor.get(path))
+	require.Contains(t, doc.Find(`[data-testid="portal-user"]`).Text(), "Jo from Acme")
+	require.Equal(t, "https://agency.example/jo.png", doc.Find(`[data-testid="portal-user"] img`).AttrOr("src", ""))
+	require.Equal(t, "Back to Agency", strings.TrimSpace(doc.Find(`[data-testid="portal-done"]`).Text()))
+	require.Equal(t, "https://agency.example/done", doc.Find(`[data-testid="portal-done"]`).AttrOr("href", ""))
+	require.Zero(t, doc.Find(".portal__powered").Length())
+	require.Contains(t, doc.Find(".portal__count").Text(), "up to 1")
+
+	// A success shows the dialog; with one account connected the cap refuses the second network.
+	doc = parse(t, visitor.get(path+"?success=true&type=LINKEDIN"))
+	require.Contains(t, doc.Find(`[data-testid="portal-success-dialog"]`).Text(), "LinkedIn connected.")
+	b.connect(t, team.ID, app.LinkedIn, "acme")
+	rec := visitor.post(path+"/connect", url.Values{"type": {"TIKTOK"}})
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, parse(t, rec).Find(`[data-outcome="failed"]`).Text(), "allows 1 connected account")
+	// Reconnecting the connected one is still allowed.
+	rec = visitor.post(path+"/connect", url.Values{"type": {"LINKEDIN"}})
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+}
