@@ -28,9 +28,14 @@ type saAccount struct {
 	DeleteOn        *string `json:"deleteOn"`
 	MessagingStatus string  `json:"messagingStatus"`
 	Channels        []struct {
-		ID   string  `json:"id"`
-		Name *string `json:"name"`
+		ID      string  `json:"id"`
+		Name    *string `json:"name"`
+		Webhook *struct {
+			ID, Name, Avatar, URL *string
+		} `json:"webhook"`
 	} `json:"channels"`
+	InstagramConnectionMethod *string `json:"instagramConnectionMethod"`
+	IsTiktokBusinessAccount   *bool   `json:"isTiktokBusinessAccount"`
 }
 
 type sandboxState struct {
