@@ -85,6 +85,9 @@ type ExchangeRequest struct {
 	Query       map[string]string // the whole callback query (Slack's team, Discord's guild_id …)
 	// ClientID and ClientSecret are per-instance app credentials (Mastodon), from InstanceApps.
 	ClientID, ClientSecret string
+	// Options are the connect's switches, from the state (Instagram's connection method picks the
+	// token endpoint).
+	Options ConnectOptions
 }
 
 // PasswordConnector is implemented by ConnectPassword adapters (Bluesky): the user gives an

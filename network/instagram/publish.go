@@ -14,6 +14,9 @@ package instagram
 // recent media (or stories) made after the attempt with the same caption. Reply comments
 // (POST /{media}/comments) or answers a comment (POST /{comment}/replies). Delete is
 // DELETE /{media} (recent, Facebook Login only (U)).
+//
+// An Instagram Login account (login.go) publishes the same way on graph.instagram.com, to its own
+// id with its user token; account() picks the Graph and the id from the token.
 
 import (
 	"context"
@@ -47,17 +50,43 @@ func (a *Adapter) poller() pubutil.Poller {
 	return pubutil.Poller{Every: 3 * time.Second, Max: 30 * time.Second}
 }
 
-// account answers the Instagram account and the token to publish with: its page's token (the
-// channel's, or the one kept in the token's Secrets), else the user token.
-func (a *Adapter) account(t *app.Token, ch *app.Channel) (string, string, error) {
+// graphKey carries the Graph base of the account being published to (graph.facebook.com for
+// Facebook Login, graph.instagram.com for Instagram Login).
+type graphKey struct{}
+
+func (a *Adapter) graphOf(ctx context.Context) string {
+	if g, ok := ctx.Value(graphKey{}).(string); ok && g != "" {
+		return g
+	}
+	return a.Graph()
+}
+
+// account answers the Instagram account and the token to publish with, and a context naming the
+// Graph to call. Facebook Login: its page's token (the channel's, or the one kept in the token's
+// Secrets), else the user token. Instagram Login: the account itself (me.user_id, kept at
+// exchange) with the user token, on graph.instagram.com.
+func (a *Adapter) account(ctx context.Context, t *app.Token, acct *app.SocialAccount, ch *app.Channel) (context.Context, string, string, error) {
+	if viaLogin(t, acct) {
+		id := ""
+		if t != nil {
+			id = t.Secrets[SecretUserID]
+		}
+		if id == "" && acct != nil && acct.ExternalID != nil {
+			id = *acct.ExternalID
+		}
+		if id == "" || t == nil {
+			return ctx, "", "", pubutil.Refused(app.Instagram, "the Instagram Login connection has no account id; connect it again")
+		}
+		return context.WithValue(ctx, graphKey{}, a.loginGraph()), id, t.AccessToken, nil
+	}
 	id, token := facebook.ChannelToken(t, ch)
 	if id == "" {
-		return "", "", pubutil.Refused(app.Instagram, "no Instagram account is selected for this connection")
+		return ctx, "", "", pubutil.Refused(app.Instagram, "no Instagram account is selected for this connection")
 	}
 	if token == "" {
 		token = t.AccessToken
 	}
-	return id, token, nil
+	return ctx, id, token, nil
 }
 
 type tag struct {
@@ -112,7 +141,7 @@ func items(pl *app.InstagramPayload, media []app.MediaFile) []item {
 
 // Publish creates the containers, waits for them, and publishes.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	ig, token, err := a.account(t, req.Channel)
+	ctx, ig, token, err := a.account(ctx, t, req.Account, req.Channel)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +200,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	var out struct {
 		ID string `json:"id"`
 	}
-	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: a.Graph() + "/" + ig + "/media_publish", Bearer: token,
+	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: a.graphOf(ctx) + "/" + ig + "/media_publish", Bearer: token,
 		Form: url.Values{"creation_id": {container}}}, &out); err != nil {
 		var ne *app.NetworkError
 		if errors.As(err, &ne) && ne.Code == "9007/2207027" {
@@ -261,7 +290,7 @@ func (a *Adapter) quota(ctx context.Context, ig, token string) error {
 			} `json:"config"`
 		} `json:"data"`
 	}
-	if err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + ig + "/content_publishing_limit?fields=quota_usage,config", Bearer: token}, &out); err != nil {
+	if err := a.API().Do(ctx, core.Request{URL: a.graphOf(ctx) + "/" + ig + "/content_publishing_limit?fields=quota_usage,config", Bearer: token}, &out); err != nil {
 		return err
 	}
 	if len(out.Data) > 0 && out.Data[0].Config.QuotaTotal > 0 && out.Data[0].QuotaUsage >= out.Data[0].Config.QuotaTotal {
@@ -319,7 +348,7 @@ func (a *Adapter) create(ctx context.Context, ig, token string, form url.Values,
 	var out struct {
 		ID string `json:"id"`
 	}
-	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: a.Graph() + "/" + ig + "/media", Bearer: token, Form: form}, &out); err != nil {
+	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: a.graphOf(ctx) + "/" + ig + "/media", Bearer: token, Form: form}, &out); err != nil {
 		return "", err
 	}
 	return out.ID, req.Save(ctx, key, out.ID)
@@ -331,7 +360,7 @@ func (a *Adapter) status(ctx context.Context, token, container string) (string, 
 		StatusCode string `json:"status_code"`
 		Status     string `json:"status"`
 	}
-	err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + container + "?fields=status_code,status", Bearer: token}, &out)
+	err := a.API().Do(ctx, core.Request{URL: a.graphOf(ctx) + "/" + container + "?fields=status_code,status", Bearer: token}, &out)
 	return out.StatusCode, out.Status, err
 }
 
@@ -363,13 +392,13 @@ func (a *Adapter) published(ctx context.Context, token, id string) *app.Publishe
 	var out struct {
 		Permalink string `json:"permalink"`
 	}
-	_ = a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + id + "?fields=id,permalink,shortcode", Bearer: token}, &out)
+	_ = a.API().Do(ctx, core.Request{URL: a.graphOf(ctx) + "/" + id + "?fields=id,permalink,shortcode", Bearer: token}, &out)
 	return &app.Published{ExternalID: id, Permalink: out.Permalink, Extra: map[string]string{"kind": "media", "permalink": out.Permalink}}
 }
 
 // Find answers the checkpointed media, else recent media made after the attempt with the caption.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	ig, token, err := a.account(t, req.Channel)
+	ctx, ig, token, err := a.account(ctx, t, req.Account, req.Channel)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +406,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 		var out struct {
 			ID string `json:"id"`
 		}
-		if err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + id + "?fields=id", Bearer: token}, &out); err != nil {
+		if err := a.API().Do(ctx, core.Request{URL: a.graphOf(ctx) + "/" + id + "?fields=id", Bearer: token}, &out); err != nil {
 			if app.ClassOf(err) == app.ErrPermanent {
 				return nil, nil
 			}
@@ -414,7 +443,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 			Permalink string `json:"permalink"`
 		} `json:"data"`
 	}
-	if err := a.API().Do(ctx, core.Request{URL: a.Graph() + "/" + ig + "/" + edge + "?fields=id,caption,timestamp,permalink&limit=50", Bearer: token}, &list); err != nil {
+	if err := a.API().Do(ctx, core.Request{URL: a.graphOf(ctx) + "/" + ig + "/" + edge + "?fields=id,caption,timestamp,permalink&limit=50", Bearer: token}, &list); err != nil {
 		return nil, err
 	}
 	near := pubutil.NewNearest(at)
@@ -434,16 +463,16 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 
 // Delete removes the media (DELETE /{ig-media-id}).
 func (a *Adapter) Delete(ctx context.Context, t *app.Token, req *app.DeleteRequest) error {
-	_, token, err := a.account(t, req.Channel)
+	ctx, _, token, err := a.account(ctx, t, req.Account, req.Channel)
 	if err != nil {
 		return err
 	}
-	return a.API().Do(ctx, core.Request{Method: http.MethodDelete, URL: a.Graph() + "/" + url.PathEscape(req.ExternalID), Bearer: token}, nil)
+	return a.API().Do(ctx, core.Request{Method: http.MethodDelete, URL: a.graphOf(ctx) + "/" + url.PathEscape(req.ExternalID), Bearer: token}, nil)
 }
 
 // Reply comments on a media, or replies to a comment (ParentExtra kind "comment").
 func (a *Adapter) Reply(ctx context.Context, t *app.Token, req *app.ReplyRequest) (*app.Published, error) {
-	_, token, err := a.account(t, req.Channel)
+	ctx, _, token, err := a.account(ctx, t, req.Account, req.Channel)
 	if err != nil {
 		return nil, err
 	}
@@ -458,7 +487,7 @@ func (a *Adapter) Reply(ctx context.Context, t *app.Token, req *app.ReplyRequest
 	var out struct {
 		ID string `json:"id"`
 	}
-	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: fmt.Sprintf("%s/%s/%s", a.Graph(), url.PathEscape(req.ParentExternalID), edge),
+	if err := a.API().Do(ctx, core.Request{Method: http.MethodPost, URL: fmt.Sprintf("%s/%s/%s", a.graphOf(ctx), url.PathEscape(req.ParentExternalID), edge),
 		Bearer: token, Form: url.Values{"message": {req.Text}}}, &out); err != nil {
 		return nil, err
 	}

@@ -75,6 +75,9 @@ func igUsed(q *req, ig string) int {
 func igAccount(q *req) *Channel {
 	id := peSeg(q, 2)
 	for i, c := range q.user.Channels {
+		if igLoginToken(q.tok) && igLoginAccount(q.user) != &q.user.Channels[i] {
+			continue // an Instagram Login token acts for its own account only
+		}
 		if c.IGID == id && c.IGID != "" {
 			return &q.user.Channels[i]
 		}
