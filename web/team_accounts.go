@@ -450,11 +450,13 @@ func (h *Handler) accountView(c echo.Context, teamID string, a app.SocialAccount
 		Disconnect:      accountURL(teamID, a.Type, suffixDisconnect),
 		Check:           accountURL(teamID, a.Type, suffixCheck),
 	}
-	switch info.Channels {
-	case app.ChannelsSelect:
+	switch {
+	case info.Channels == app.ChannelsSelect && a.Type == app.Instagram && valueOf(a.InstagramConnectionMethod) == "INSTAGRAM":
+		// Instagram Login: the account is its own destination, nothing to choose.
+	case info.Channels == app.ChannelsSelect:
 		v.ChannelMode = "select"
 		v.Selected = valueOf(a.ProviderPageID)
-	case app.ChannelsList:
+	case info.Channels == app.ChannelsList:
 		v.ChannelMode = "list"
 	}
 	for _, ch := range a.Channels {
