@@ -141,9 +141,12 @@ func (h *Handler) accountConnect(c echo.Context) error {
 	if !n.Valid() {
 		return echo.NewHTTPError(http.StatusBadRequest, "Unknown network")
 	}
-	form := settings.NewForm(formValues(c, "serverUrl"))
-	u, err := h.svc.ConnectSocialAccount(ctx, app.ConnectParams{Type: n, TeamID: t.ID, RedirectURL: h.svc.AbsoluteURL(accountsURL(t.ID)),
-		ServerURL: strings.TrimSpace(form.Value("serverUrl"))})
+	form := settings.NewForm(formValues(c, "serverUrl", "instagramConnectionMethod"))
+	p := app.ConnectParams{Type: n, TeamID: t.ID, RedirectURL: h.svc.AbsoluteURL(accountsURL(t.ID)), ServerURL: strings.TrimSpace(form.Value("serverUrl"))}
+	if n == app.Instagram && form.Value("instagramConnectionMethod") == "INSTAGRAM" {
+		p.Options.InstagramConnectionMethod = "INSTAGRAM"
+	}
+	u, err := h.svc.ConnectSocialAccount(ctx, p)
 	if err != nil {
 		if app.ErrorCode(err) == app.ENetwork { // the server could not be reached (Mastodon's app registration)
 			form.Message = app.ErrorMessage(err)
@@ -417,7 +420,7 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts
 	for _, n := range app.Networks {
 		info := h.svc.Network(n)
 		r := teams.NetworkRow{Type: string(n), Name: n.DisplayName(), Available: info.Available, NeedsServer: n == app.Mastodon,
-			Password: n == app.Bluesky, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: settings.NewForm(nil)}
+			Password: n == app.Bluesky, ChooseLogin: n == app.Instagram, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: settings.NewForm(nil)}
 		if info.DefaultServer != "" {
 			r.Form.Values["serverUrl"] = info.DefaultServer
 		}

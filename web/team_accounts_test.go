@@ -127,6 +127,18 @@ func TestAccountConnectRedirectsAndComesBackWithTheOutcome(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, rec.Code)
 	require.True(t, strings.HasPrefix(rec.Header().Get("HX-Redirect"), b.sandboxURL+"/sandbox/x/"))
 
+	// Instagram offers both logins: Instagram Login goes to Instagram's own consent page.
+	require.Equal(t, 1, parse(t, b.get(t, "/teams/"+team.ID+"/accounts")).Find(`[data-testid="connect-INSTAGRAM"] select[name="instagramConnectionMethod"]`).Length())
+	rec = b.post(t, "/teams/"+team.ID+"/accounts/connect", url.Values{"type": {"INSTAGRAM"}, "instagramConnectionMethod": {"INSTAGRAM"}})
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+	loc, err = url.Parse(rec.Header().Get("Location"))
+	require.NoError(t, err)
+	require.Equal(t, "/sandbox/instagram/oauth/authorize", loc.Path)
+	require.Contains(t, loc.Query().Get("scope"), "instagram_business_basic")
+	rec = b.post(t, "/teams/"+team.ID+"/accounts/connect", url.Values{"type": {"INSTAGRAM"}, "instagramConnectionMethod": {"FACEBOOK"}})
+	require.Equal(t, http.StatusSeeOther, rec.Code)
+	require.NotContains(t, rec.Header().Get("Location"), "/sandbox/instagram/oauth/authorize")
+
 	// Bluesky goes to Crier's own app-password page.
 	rec = b.post(t, "/teams/"+team.ID+"/accounts/connect", url.Values{"type": {"BLUESKY"}})
 	require.Equal(t, http.StatusSeeOther, rec.Code)

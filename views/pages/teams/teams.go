@@ -101,6 +101,7 @@ type NetworkRow struct {
 	Available   bool   // Crier can connect it here (credentials configured, or the sandbox)
 	NeedsServer bool   // Mastodon: the connect asks for a server URL
 	Password    bool   // Bluesky: connects with an app password on Crier's page
+	ChooseLogin bool   // Instagram: Facebook Login (through a page) or Instagram Login
 	Connect     templ.SafeURL
 	Form        settings.Form // serverUrl and the connect's refusal
 	Account     *AccountView  // nil: not connected
