@@ -4563,6 +4563,7 @@ func (e PostGetListParamsOrder) Valid() bool {
 // Defines values for PostCreateJSONBodyStatus.
 const (
 	PostCreateJSONBodyStatusDRAFT     PostCreateJSONBodyStatus = "DRAFT"
+	PostCreateJSONBodyStatusREVIEW    PostCreateJSONBodyStatus = "REVIEW"
 	PostCreateJSONBodyStatusSCHEDULED PostCreateJSONBodyStatus = "SCHEDULED"
 )
 
@@ -4570,6 +4571,8 @@ const (
 func (e PostCreateJSONBodyStatus) Valid() bool {
 	switch e {
 	case PostCreateJSONBodyStatusDRAFT:
+		return true
+	case PostCreateJSONBodyStatusREVIEW:
 		return true
 	case PostCreateJSONBodyStatusSCHEDULED:
 		return true
@@ -4776,6 +4779,7 @@ func (e PostImportGetImportedPostsParamsSocialAccountType) Valid() bool {
 // Defines values for PostUpdateJSONBodyStatus.
 const (
 	PostUpdateJSONBodyStatusDRAFT     PostUpdateJSONBodyStatus = "DRAFT"
+	PostUpdateJSONBodyStatusREVIEW    PostUpdateJSONBodyStatus = "REVIEW"
 	PostUpdateJSONBodyStatusSCHEDULED PostUpdateJSONBodyStatus = "SCHEDULED"
 )
 
@@ -4783,6 +4787,8 @@ const (
 func (e PostUpdateJSONBodyStatus) Valid() bool {
 	switch e {
 	case PostUpdateJSONBodyStatusDRAFT:
+		return true
+	case PostUpdateJSONBodyStatusREVIEW:
 		return true
 	case PostUpdateJSONBodyStatusSCHEDULED:
 		return true
@@ -6567,6 +6573,12 @@ type Post struct {
 	PostedDate     *time.Time         `json:"postedDate,omitempty"`
 	ReferenceKey   *string            `json:"referenceKey,omitempty"`
 	RetryCount     float32            `json:"retryCount"`
+
+	// ReviewNote The note of the reviewer who sent the post back to DRAFT.
+	ReviewNote *string `json:"reviewNote,omitempty"`
+
+	// SocialAccountTypes The networks the post publishes to.
+	SocialAccountTypes *[]NetworkType `json:"socialAccountTypes,omitempty"`
 
 	// SocialAccounts Present on get and list.
 	SocialAccounts *[]PostSocialAccountLink `json:"socialAccounts,omitempty"`
@@ -9540,14 +9552,16 @@ type PostGetListParamsOrder string
 // PostCreateJSONBody defines parameters for PostCreate.
 type PostCreateJSONBody struct {
 	// Data Per-network payloads, keyed by network. Only the networks of socialAccountTypes are used.
-	Data               PostData                 `json:"data"`
-	FirstComment       *PostFirstComment        `json:"firstComment,omitempty"`
-	PostDate           string                   `json:"postDate"`
-	ReferenceKey       *string                  `json:"referenceKey,omitempty"`
-	SocialAccountTypes []NetworkType            `json:"socialAccountTypes"`
-	Status             PostCreateJSONBodyStatus `json:"status"`
-	TeamId             string                   `json:"teamId"`
-	Title              string                   `json:"title"`
+	Data               PostData          `json:"data"`
+	FirstComment       *PostFirstComment `json:"firstComment,omitempty"`
+	PostDate           string            `json:"postDate"`
+	ReferenceKey       *string           `json:"referenceKey,omitempty"`
+	SocialAccountTypes []NetworkType     `json:"socialAccountTypes"`
+
+	// Status REVIEW puts the post in the approval queue (an ADMIN or OWNER approves it, which schedules it, or sends it back to DRAFT).
+	Status PostCreateJSONBodyStatus `json:"status"`
+	TeamId string                   `json:"teamId"`
+	Title  string                   `json:"title"`
 }
 
 // PostCreateJSONBodyStatus defines parameters for PostCreate.

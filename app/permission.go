@@ -17,6 +17,7 @@ const (
 	ActManageWebhooks  Action = "manage webhooks"
 	ActManageAccounts  Action = "connect and disconnect social accounts"
 	ActContent         Action = "work on content (posts, uploads, comments, inbox, bio)"
+	ActReviewPosts     Action = "approve or send back posts awaiting review"
 	ActReadOrg         Action = "read the organization, its teams and usage"
 	ActReadAuditLog    Action = "read the audit log"
 	ActCreateOrg       Action = "create another organization"
@@ -36,6 +37,7 @@ var permissions = map[Action][]Role{
 	ActManageWebhooks:  {RoleOwner, RoleAdmin},
 	ActManageAccounts:  {RoleOwner, RoleAdmin, RoleMember},
 	ActContent:         {RoleOwner, RoleAdmin, RoleMember},
+	ActReviewPosts:     {RoleOwner, RoleAdmin},
 	ActReadOrg:         {RoleOwner, RoleAdmin, RoleMember},
 	ActReadAuditLog:    {RoleOwner, RoleAdmin},
 	ActCreateOrg:       {RoleOwner, RoleAdmin, RoleMember},

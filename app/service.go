@@ -40,6 +40,8 @@ type Service struct {
 	now      func() time.Time
 
 	uploads *uploadDeps // UseStorage
+
+	publishLease time.Duration // SetPublishLease; DefaultPublishLease when zero
 }
 
 // New builds the Service. Call UseJobs once the River client exists (its workers need the Service).

@@ -32,6 +32,12 @@ var Queues = map[string]river.QueueConfig{
 	QueueDefault:  {MaxWorkers: 10},
 }
 
+// River's fetch timing (see PromoteDue).
+const (
+	FetchCooldown     = 25 * time.Millisecond
+	FetchPollInterval = 100 * time.Millisecond
+)
+
 // Options configure the client.
 type Options struct {
 	// Work makes the client fetch and run jobs; without it, it only inserts (an API-only instance).
@@ -39,6 +45,11 @@ type Options struct {
 	Logger *slog.Logger
 	// FetchPoll shortens the polling intervals (tests); zero keeps River's defaults.
 	FetchPoll time.Duration
+	// RescueStuckJobsAfter shortens River's rescue of jobs a dead worker left running (tests that
+	// kill workers); zero keeps River's default (1 hour).
+	RescueStuckJobsAfter time.Duration
+	// PublishWorkers overrides the publish queue's worker count (benchmarks); zero keeps Queues'.
+	PublishWorkers int
 }
 
 // NewClient builds the River client with every worker and periodic job registered.
@@ -51,8 +62,19 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		river.AddWorker(workers, &deliverMailWorker{svc: svc})
 		addSocialAccountWorkers(workers, svc)
 		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
+		river.AddWorker(workers, &publishWorker{svc: svc})
 		cfg.Workers = workers
-		cfg.Queues = Queues
+		cfg.Queues = map[string]river.QueueConfig{}
+		for k, v := range Queues {
+			cfg.Queues[k] = v
+		}
+		if opts.PublishWorkers > 0 {
+			cfg.Queues[QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
+		}
+		if opts.RescueStuckJobsAfter > 0 {
+			cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
+			cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout
+		}
 		cfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
@@ -61,8 +83,11 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 		}
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)
+		// Publishing's due-time precision: fetch every 100 ms (River's default is 1 s) with a 25 ms
+		// cooldown between fetches (default 100 ms); PromoteDue makes due jobs available ahead.
+		cfg.FetchCooldown, cfg.FetchPollInterval = FetchCooldown, FetchPollInterval
 		if opts.FetchPoll > 0 {
-			cfg.FetchCooldown = opts.FetchPoll
+			cfg.FetchCooldown = min(opts.FetchPoll, FetchCooldown)
 			cfg.FetchPollInterval = opts.FetchPoll
 		}
 	}

@@ -108,6 +108,38 @@ var isolationCases = []struct {
 	{http.MethodPost, "/api/v1/upload/from-url", "team", `{"teamId":"{id}","url":"http://127.0.0.1:1/a.png"}`},
 	{http.MethodPost, "/api/v1/upload/init", "team", `{"teamId":"{id}","fileName":"a.png","mimeType":"image/png"}`},
 	{http.MethodGet, "/api/v1/upload?teamId={id}", "team", ""},
+	{http.MethodGet, "/api/v1/post/{id}", "post", ""},
+	{http.MethodPatch, "/api/v1/post/{id}", "post", `{"title":"Hijacked"}`},
+	{http.MethodDelete, "/api/v1/post/{id}", "post", ""},
+	{http.MethodPost, "/api/v1/post/{id}/retry", "post", ""},
+	{http.MethodGet, "/api/v1/post/reference-key/{id}", "postRef", ""},
+	{http.MethodGet, "/api/v1/post?teamId={id}", "team", ""},
+	{http.MethodPost, "/api/v1/post", "team", `{"teamId":"{id}","title":"T","postDate":"2030-01-01T00:00:00Z","status":"DRAFT","socialAccountTypes":["MASTODON"],"data":{}}`},
+	{http.MethodGet, "/api/v1/post/reconnect-social-account/candidates?teamId={id}&type=MASTODON", "team", ""},
+	{http.MethodPost, "/api/v1/post/reconnect-social-account", "team", `{"teamId":"{id}","type":"MASTODON"}`},
+	{http.MethodGet, "/api/v1/comment/{id}", "comment", ""},
+	{http.MethodPatch, "/api/v1/comment/{id}", "comment", `{"text":"Hijacked"}`},
+	{http.MethodDelete, "/api/v1/comment/{id}", "comment", ""},
+	{http.MethodPost, "/api/v1/comment/{id}/retry", "comment", ""},
+	{http.MethodGet, "/api/v1/comment?teamId={id}", "team", ""},
+	{http.MethodPost, "/api/v1/comment", "team", `{"teamId":"{id}","text":"x","internalPostId":"00000000-0000-4000-8000-000000000000"}`},
+}
+
+// withPosts gives a tenant a draft post (with a reference key) and a draft comment under it.
+func withPosts(t *testing.T, srv *servertest.Server, tn tenant) {
+	t.Helper()
+	ref := "ref-" + tn.ids["team"][:8]
+	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/post", `{"teamId":"`+tn.ids["team"]+`","title":"Secret plan","referenceKey":"`+ref+`",
+		"postDate":"2030-01-01T00:00:00Z","status":"DRAFT","socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"secret"}}}`, "x-api-key", tn.key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var p struct{ ID string }
+	require.NoError(t, json.Unmarshal(b, &p))
+	tn.ids["post"], tn.ids["postRef"] = p.ID, ref
+	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/comment", `{"teamId":"`+tn.ids["team"]+`","internalPostId":"`+p.ID+`","text":"secret reply","status":"DRAFT"}`, "x-api-key", tn.key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var c struct{ ID string }
+	require.NoError(t, json.Unmarshal(b, &c))
+	tn.ids["comment"] = c.ID
 }
 
 // Another organization's ids answer 404 — never 403, never data — through a key and a cookie.
@@ -116,6 +148,7 @@ func TestTenantIsolation(t *testing.T) {
 	srv := servertest.Start(t)
 	attacker, victim := newTenant(t, srv), newTenant(t, srv)
 	withUploads(t, srv, victim)
+	withPosts(t, srv, victim)
 	creds := map[string][]string{
 		"key":    {"x-api-key", attacker.key},
 		"cookie": {"Cookie", attacker.cookie, "Sec-Fetch-Site", "same-origin"},

@@ -77,7 +77,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 	}
 	s := &Server{Config: cfg, Pool: opts.Pool, log: log, working: opts.Workers}
 	if s.Pool == nil {
-		pool, err := store.Connect(ctx, cfg.DatabaseURL)
+		pool, err := store.Connect(ctx, store.WithMaxConns(cfg.DatabaseURL, store.DefaultMaxConns))
 		if err != nil {
 			return nil, err
 		}
@@ -149,6 +149,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		if err := s.River.Start(context.WithoutCancel(ctx)); err != nil {
 			return fmt.Errorf("server: start river: %w", err)
 		}
+		go jobs.PromoteDue(ctx, s.Pool, s.log)
 	}
 
 	var runErr error

@@ -35,6 +35,28 @@ type AuditLog struct {
 	CreatedAt      time.Time
 }
 
+type Comment struct {
+	ID                      string
+	OrganizationID          string
+	TeamID                  string
+	CreatedByID             *string
+	InternalPostID          *string
+	ImportedPostID          *string
+	InternalParentCommentID *string
+	FetchedParentCommentID  *string
+	Title                   *string
+	PostDate                time.Time
+	PostedDate              *time.Time
+	Status                  string
+	SocialAccountTypes      []string
+	Data                    []byte
+	Error                   *string
+	CountedAt               *time.Time
+	CreatedAt               time.Time
+	UpdatedAt               time.Time
+	DeletedAt               *time.Time
+}
+
 type Event struct {
 	ID             string
 	OrganizationID string
@@ -146,12 +168,62 @@ type PortalLink struct {
 	CreatedAt      time.Time
 }
 
+type Post struct {
+	ID                 string
+	OrganizationID     string
+	TeamID             string
+	CreatedByID        *string
+	Title              string
+	ReferenceKey       *string
+	PostDate           time.Time
+	PostedDate         *time.Time
+	Status             string
+	SocialAccountTypes []string
+	Data               []byte
+	FirstComment       []byte
+	Error              *string
+	ReviewNote         *string
+	RetryCount         int32
+	CountedAt          *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	DeletedAt          *time.Time
+}
+
 type PostUpload struct {
 	PostID    string
 	UploadID  string
 	CreatedAt time.Time
 	UpdatedAt time.Time
 	DeletedAt *time.Time
+}
+
+type PublishTarget struct {
+	ID               string
+	OrganizationID   string
+	Kind             string
+	PostID           *string
+	CommentID        *string
+	Network          string
+	SocialAccountID  *string
+	Status           string
+	Payload          []byte
+	AttemptKey       string
+	Attempts         int32
+	AttemptStartedAt *time.Time
+	OutcomeUnknown   bool
+	Checkpoints      []byte
+	Version          int32
+	DueAt            *time.Time
+	NextAttemptAt    *time.Time
+	ExternalID       *string
+	Permalink        *string
+	Extra            []byte
+	Error            *string
+	ErrorVerbose     []byte
+	PostedAt         *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 type SocialAccount struct {

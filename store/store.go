@@ -6,12 +6,33 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
+
+// DefaultMaxConns is the server's pool size when DATABASE_URL does not say (pool_max_conns):
+// pgxpool's default (max(4, CPUs)) starves the River workers (publish 20, webhooks 20 …), which
+// each hold a connection per transaction.
+const DefaultMaxConns = 32
+
+// WithMaxConns adds pool_max_conns=n to a database URL that does not set it.
+func WithMaxConns(url string, n int) string {
+	if strings.Contains(url, "pool_max_conns") {
+		return url
+	}
+	sep := "?"
+	switch {
+	case !strings.Contains(url, "://"):
+		sep = " " // keyword/value form
+	case strings.Contains(url, "?"):
+		sep = "&"
+	}
+	return fmt.Sprintf("%s%spool_max_conns=%d", url, sep, n)
+}
 
 // Connect opens a pool on url, creating the database first if it does not exist yet
 // (so `make run` works against a fresh server), and checks that it answers.

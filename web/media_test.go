@@ -65,10 +65,18 @@ func (b *testBundle) upload(t *testing.T, data []byte, mime string) *app.Upload 
 	return u
 }
 
-// markUsed links the upload to a post (the posts capability fills post_uploads).
+// markUsed links the upload to a (draft) post of its organization, as the posts capability does.
 func (b *testBundle) markUsed(t *testing.T, uploadID string) {
 	t.Helper()
-	_, err := b.pool.Exec(context.Background(), `INSERT INTO post_uploads (post_id, upload_id) VALUES ($1, $2)`, uuid.NewString(), uploadID)
+	_, err := b.pool.Exec(context.Background(), `WITH tm AS (
+		INSERT INTO teams (organization_id, created_by_id, name, deleted_at)
+		SELECT o.id, o.created_by_id, 'Posts', now() FROM organizations o JOIN uploads u ON u.organization_id = o.id WHERE u.id = $1
+		RETURNING id, organization_id
+	), p AS (
+		INSERT INTO posts (organization_id, team_id, title, post_date, status, social_account_types, data)
+		SELECT organization_id, id, 'Uses it', now(), 'DRAFT', '{MASTODON}', '{}' FROM tm
+		RETURNING id)
+		INSERT INTO post_uploads (post_id, upload_id) SELECT id, $1 FROM p`, uploadID)
 	require.NoError(t, err)
 }
 

@@ -54,6 +54,9 @@ func (a *Adapter) tweets(req *app.PublishRequest, p *app.TwitterPayload) ([]twee
 	for _, m := range req.Media {
 		byID[m.UploadID] = m
 	}
+	for id, m := range req.More {
+		byID[id] = m
+	}
 	for i, tt := range p.Thread {
 		tw := tweet{text: tt.Text, prefix: "media." + strconv.Itoa(i+1)}
 		for _, id := range tt.UploadIDs {

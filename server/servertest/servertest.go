@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/crier/crier/config"
 	"github.com/crier/crier/server"
 	"github.com/crier/crier/store/storetest"
@@ -25,6 +27,11 @@ type Server struct {
 type Options struct {
 	// Env adds or overrides environment variables of the configuration.
 	Env map[string]string
+	// NoWorkers starts the server without River workers (the test runs its own clients).
+	NoWorkers bool
+	// MaxConns, when set, serves from a pool of that many connections (benchmarks) instead of the
+	// test database's small shared pool.
+	MaxConns int
 }
 
 // Start runs a server until the test ends.
@@ -44,9 +51,24 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"SANDBOX":            "1",
 		"ALLOW_PRIVATE_URLS": "1",
 	}
+	workers := true
 	for _, o := range opts {
 		for k, v := range o.Env {
 			env[k] = v
+		}
+		workers = workers && !o.NoWorkers
+		if o.MaxConns > 0 {
+			cfg, err := pgxpool.ParseConfig(dbURL)
+			if err != nil {
+				t.Fatalf("servertest: pool: %v", err)
+			}
+			cfg.MaxConns = int32(o.MaxConns)
+			big, err := pgxpool.NewWithConfig(context.Background(), cfg)
+			if err != nil {
+				t.Fatalf("servertest: pool: %v", err)
+			}
+			t.Cleanup(big.Close)
+			pool = big
 		}
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
@@ -59,7 +81,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: true, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
 	if err != nil {
 		cancel()
 		t.Fatalf("servertest: %v", err)

@@ -1,0 +1,238 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/crier/crier/app"
+)
+
+// The nine /post operations: thin glue over app.Service (CreatePost, GetPost, ListPosts …).
+
+// PostCreate answers POST /post.
+func (s *Server) PostCreate(ctx context.Context, req PostCreateRequestObject) (PostCreateResponseObject, error) {
+	b := req.Body
+	data, err := toAppData(b.Data)
+	if err != nil {
+		return nil, err
+	}
+	st := app.PostStatus(b.Status)
+	p := app.PostParams{TeamID: b.TeamId, Title: &b.Title, ReferenceKey: b.ReferenceKey, PostDate: &b.PostDate, Status: &st,
+		SocialAccountTypes: networks(b.SocialAccountTypes), Data: data}
+	p.FirstComment, p.FirstCommentSet = firstComment(b.FirstComment)
+	post, err := s.svc.CreatePost(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostCreate200JSONResponse(out), err
+}
+
+// PostGet answers GET /post/{id}.
+func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
+	post, err := s.svc.GetPost(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostGet200JSONResponse(out), err
+}
+
+// PostGetByReferenceKey answers GET /post/reference-key/{referenceKey}.
+func (s *Server) PostGetByReferenceKey(ctx context.Context, req PostGetByReferenceKeyRequestObject) (PostGetByReferenceKeyResponseObject, error) {
+	post, err := s.svc.GetPostByReferenceKey(ctx, req.ReferenceKey)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostGetByReferenceKey200JSONResponse(out), err
+}
+
+// PostGetList answers GET /post.
+func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) (PostGetListResponseObject, error) {
+	q := req.Params
+	f := app.PostFilter{TeamID: q.TeamId, Q: q.Q, PostDateFrom: q.PostDateFrom, PostDateTo: q.PostDateTo}
+	if q.Status != nil {
+		st := app.PostStatus(*q.Status)
+		f.Status = &st
+	}
+	if q.OrderBy != nil {
+		f.OrderBy = string(*q.OrderBy)
+	}
+	if q.Order != nil {
+		f.Order = string(*q.Order)
+	}
+	if q.Platforms != nil {
+		f.Platforms = networks(*q.Platforms)
+	}
+	posts, total, err := s.svc.ListPosts(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]Post, 0, len(posts))
+	for _, p := range posts {
+		o, err := toPost(p)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, o)
+	}
+	return PostGetList200JSONResponse{Items: items, Total: float32(total)}, nil
+}
+
+// PostUpdate answers PATCH /post/{id}.
+func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (PostUpdateResponseObject, error) {
+	b := req.Body
+	p := app.PostParams{Title: b.Title, ReferenceKey: b.ReferenceKey, PostDate: b.PostDate}
+	if b.Status != nil {
+		st := app.PostStatus(*b.Status)
+		p.Status = &st
+	}
+	if b.SocialAccountTypes != nil {
+		p.SocialAccountTypes = networks(*b.SocialAccountTypes)
+	}
+	if b.Data != nil {
+		data, err := toAppData(*b.Data)
+		if err != nil {
+			return nil, err
+		}
+		p.Data = data
+	}
+	p.FirstComment, p.FirstCommentSet = firstComment(b.FirstComment)
+	post, err := s.svc.UpdatePost(ctx, req.Id, p)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostUpdate200JSONResponse(out), err
+}
+
+// PostDelete answers DELETE /post/{id} with the deleted post.
+func (s *Server) PostDelete(ctx context.Context, req PostDeleteRequestObject) (PostDeleteResponseObject, error) {
+	post, err := s.svc.DeletePost(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostDelete200JSONResponse(out), err
+}
+
+// PostRetry answers POST /post/{id}/retry.
+func (s *Server) PostRetry(ctx context.Context, req PostRetryRequestObject) (PostRetryResponseObject, error) {
+	post, err := s.svc.RetryPost(ctx, req.Id)
+	if err != nil {
+		return nil, err
+	}
+	out, err := toPost(*post)
+	return PostRetry200JSONResponse(out), err
+}
+
+// PostGetReconnectSocialAccountCandidates answers GET /post/reconnect-social-account/candidates.
+func (s *Server) PostGetReconnectSocialAccountCandidates(ctx context.Context, req PostGetReconnectSocialAccountCandidatesRequestObject) (PostGetReconnectSocialAccountCandidatesResponseObject, error) {
+	q := req.Params
+	cs, total, err := s.svc.ReconnectCandidates(ctx, q.TeamId, app.Network(q.Type), app.PageOf(intOf(q.Offset), intOf(q.Limit), 10))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]ReconnectCandidate, 0, len(cs))
+	for _, c := range cs {
+		created, updated := c.CreatedAt, c.UpdatedAt
+		items = append(items, ReconnectCandidate{Id: c.ID, Title: c.Title, PostDate: c.PostDate, Status: PostStatus(c.Status), CreatedAt: &created, UpdatedAt: &updated})
+	}
+	return PostGetReconnectSocialAccountCandidates200JSONResponse{Items: items, Total: float32(total)}, nil
+}
+
+// PostReconnectSocialAccount answers POST /post/reconnect-social-account.
+func (s *Server) PostReconnectSocialAccount(ctx context.Context, req PostReconnectSocialAccountRequestObject) (PostReconnectSocialAccountResponseObject, error) {
+	var ids []string
+	if req.Body.PostIds != nil {
+		ids = *req.Body.PostIds
+		if ids == nil {
+			ids = []string{}
+		}
+	}
+	sum, err := s.svc.ReconnectSocialAccount(ctx, req.Body.TeamId, app.Network(req.Body.Type), ids)
+	if err != nil {
+		return nil, err
+	}
+	out := PostReconnectSocialAccount200JSONResponse{Total: float32(sum.Total), Succeeded: float32(sum.Succeeded), Failed: float32(sum.Failed),
+		Results: make([]ReconnectResult, 0, len(sum.Results))}
+	for _, r := range sum.Results {
+		before, after, msg := PostStatus(r.StatusBefore), PostStatus(r.StatusAfter), r.Message
+		res := ReconnectResult{PostId: r.PostID, Title: r.Title, Success: r.Success, Message: &msg}
+		if r.StatusBefore != "" {
+			res.StatusBefore, res.StatusAfter = &before, &after
+		}
+		out.Results = append(out.Results, res)
+	}
+	return out, nil
+}
+
+func networks[T ~string](in []T) []app.Network {
+	out := make([]app.Network, len(in))
+	for i, n := range in {
+		out[i] = app.Network(n)
+	}
+	return out
+}
+
+// toAppData reads the contract's PostData into the app's typed payloads (same JSON names).
+func toAppData(d PostData) (*app.PostData, error) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("api: post data: %w", err)
+	}
+	var out app.PostData
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("api: post data: %w", err)
+	}
+	return &out, nil
+}
+
+func firstComment(fc *PostFirstComment) (map[app.Network]string, bool) {
+	if fc == nil {
+		return nil, false
+	}
+	b, _ := json.Marshal(fc)
+	var m map[app.Network]*string
+	_ = json.Unmarshal(b, &m)
+	out := map[app.Network]string{}
+	for n, t := range m {
+		if t != nil {
+			out[n] = *t
+		}
+	}
+	return out, true
+}
+
+// toPost renders a post: its JSON record (the same the post.published event carries) plus the
+// uploads and social accounts links.
+func toPost(p app.Post) (Post, error) {
+	var out Post
+	b, err := json.Marshal(p)
+	if err != nil {
+		return out, fmt.Errorf("api: post: %w", err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return out, fmt.Errorf("api: post: %w", err)
+	}
+	if p.Uploads != nil {
+		ups := make([]PostUploadLink, 0, len(p.Uploads))
+		for _, u := range p.Uploads {
+			created, updated := u.CreatedAt, u.UpdatedAt
+			ups = append(ups, PostUploadLink{PostId: u.PostID, UploadId: u.UploadID, CreatedAt: &created, UpdatedAt: &updated, DeletedAt: u.DeletedAt, Upload: toUpload(u.Upload)})
+		}
+		out.Uploads = &ups
+	}
+	if p.SocialAccounts != nil {
+		accs := make([]PostSocialAccountLink, 0, len(p.SocialAccounts))
+		for _, a := range p.SocialAccounts {
+			created, updated := a.CreatedAt, a.UpdatedAt
+			accs = append(accs, PostSocialAccountLink{PostId: a.PostID, SocialAccountId: a.SocialAccountID, CreatedAt: &created, UpdatedAt: &updated,
+				SocialAccount: toSocialAccount(a.SocialAccount)})
+		}
+		out.SocialAccounts = &accs
+	}
+	return out, nil
+}

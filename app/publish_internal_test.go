@@ -1,0 +1,78 @@
+package app
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/store"
+)
+
+func TestPublishRetrySchedule(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 30 * time.Minute, 30 * time.Minute}
+	for i, w := range want {
+		require.Equal(t, now.Add(w), PublishRetryAt(i+1, now), "after attempt %d", i+1)
+	}
+}
+
+func TestSettleFromTargets(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	errText := "Validation failed"
+	tg := func(n Network, st PostStatus) store.PublishTarget {
+		out := store.PublishTarget{Kind: targetPost, Network: string(n), Status: string(st)}
+		if st == PostPosted {
+			out.PostedAt = &at
+		}
+		if st == PostError {
+			out.Error = &errText
+		}
+		return out
+	}
+	st, e, posted := settle([]store.PublishTarget{tg(Mastodon, PostPosted), tg(Bluesky, PostPosted)}, targetPost)
+	require.Equal(t, PostPosted, st)
+	require.Nil(t, e)
+	require.Equal(t, at, *posted)
+	st, e, _ = settle([]store.PublishTarget{tg(Mastodon, PostPosted), tg(Bluesky, PostError)}, targetPost)
+	require.Equal(t, PostError, st, "a mixed outcome is ERROR (retry re-runs the failed network)")
+	require.Equal(t, "Failed to publish on Bluesky: Validation failed", *e)
+	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostRetrying), tg(Bluesky, PostError)}, targetPost)
+	require.Equal(t, PostRetrying, st)
+	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostProcessing), tg(Bluesky, PostPosted)}, targetPost)
+	require.Equal(t, PostProcessing, st)
+	// First comments do not move their post.
+	fc := tg(Mastodon, PostError)
+	fc.Kind = targetFirstComment
+	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostPosted), fc}, targetPost)
+	require.Equal(t, PostPosted, st)
+}
+
+func TestPostDefaultsAndDates(t *testing.T) {
+	t.Parallel()
+	d := PostData{Instagram: &InstagramPayload{}, TikTok: &TikTokPayload{}, YouTube: &YouTubePayload{}, GoogleBusiness: &GoogleBusinessPayload{TopicType: "ALERT"}}
+	d.ensurePayload(Snapchat)
+	applyPostDefaults(&d)
+	require.Equal(t, "POST", d.Instagram.Type)
+	require.True(t, *d.Instagram.ShareToFeed)
+	require.Equal(t, "VIDEO", d.TikTok.Type)
+	require.Equal(t, "SHORT", d.YouTube.Type)
+	require.Equal(t, "COVID_19", d.GoogleBusiness.AlertType)
+	require.Equal(t, "STORY", d.Snapchat.Type)
+	require.NotNil(t, d.Instagram, "ensurePayload keeps the other payloads")
+
+	for _, raw := range []string{"2026-11-23T12:00:00Z", "2026-11-23T13:00:00.000+01:00", "2026-11-23T12:00:00.123456Z"} {
+		got, err := parsePostDate(raw, "postDate")
+		require.NoError(t, err, raw)
+		require.Equal(t, 2026, got.Year())
+		require.Equal(t, time.UTC, got.Location())
+	}
+	_, err := parsePostDate("tomorrow", "postDate")
+	require.Equal(t, IssueInvalidDate, ErrorIssues(err)[0].Code)
+
+	p, err := payloadOf(Mastodon, []byte(`{"text":"hi","privacy":"UNLISTED"}`))
+	require.NoError(t, err)
+	require.Equal(t, "hi", p.(*MastodonPayload).Text)
+}

@@ -1,0 +1,49 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/crier/crier/app"
+)
+
+// publishWorker runs the pipeline for one target version (app.Service.PublishTarget). The job is
+// completed inside the transaction that records the outcome (river.JobCompleteTx), so a recorded
+// outcome and a finished job commit together; a worker killed mid-call leaves the job running
+// (River rescues it) or errored (River retries it), and the next run reconciles the open attempt.
+type publishWorker struct {
+	river.WorkerDefaults[app.PublishTargetArgs]
+	svc *app.Service
+}
+
+func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
+	err := w.publish(ctx, job)
+	var inFlight *app.ErrAttemptInFlight
+	if errors.As(err, &inFlight) {
+		return river.JobSnooze(max(time.Until(inFlight.Until), time.Second))
+	}
+	return err
+}
+
+func (w *publishWorker) publish(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
+	return w.svc.PublishTarget(ctx, job.Args.TargetID, job.Args.Version, func(ctx context.Context, tx pgx.Tx) error {
+		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
+		return err
+	})
+}
+
+// NextRetry: a job that failed without an outcome (crash, database error, cancelled call) runs
+// again soon; the network's own retry schedule is the pipeline's (RETRYING targets get new jobs).
+func (w *publishWorker) NextRetry(job *river.Job[app.PublishTargetArgs]) time.Time {
+	return time.Now().Add(time.Duration(min(job.Attempt, 30)) * time.Second)
+}
+
+// Timeout bounds one attempt (async media flows are polled inside it).
+func (w *publishWorker) Timeout(*river.Job[app.PublishTargetArgs]) time.Duration {
+	return 15 * time.Minute
+}

@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// PostListFilter is GET /post's query, checked by the service.
+type PostListFilter struct {
+	OrganizationID string
+	TeamID         string
+	Status         *string
+	OrderBy        string // createdAt | updatedAt | postDate | postedDate | deletedAt
+	Descending     bool
+	Q              *string
+	Platforms      []string
+	PostDateFrom   *time.Time
+	PostDateTo     *time.Time
+	Offset, Limit  int
+}
+
+var postOrderColumns = map[string]string{
+	"createdAt": "created_at", "updatedAt": "updated_at", "postDate": "post_date", "postedDate": "posted_date", "deletedAt": "deleted_at",
+}
+
+// ListPostIDs answers one page of the ids of the posts matching f, in order, with the total.
+// Deleted posts are listed only when f.Status is DELETED. (Dynamic SQL: the order column varies.)
+func ListPostIDs(ctx context.Context, db DBTX, f PostListFilter) ([]string, int, error) {
+	where := []string{"organization_id = $1", "team_id = $2"}
+	args := []any{f.OrganizationID, f.TeamID}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, fmt.Sprintf(cond, len(args)))
+	}
+	if f.Status != nil {
+		add("status = $%d", *f.Status)
+	}
+	if f.Status == nil || *f.Status != "DELETED" {
+		where = append(where, "deleted_at IS NULL")
+	}
+	if f.Q != nil && *f.Q != "" {
+		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(*f.Q)+"%")
+		n := len(args)
+		where = append(where, fmt.Sprintf("(title ILIKE $%d OR data::text ILIKE $%d)", n, n))
+	}
+	if len(f.Platforms) > 0 {
+		add("social_account_types && $%d::text[]", f.Platforms)
+	}
+	if f.PostDateFrom != nil {
+		add("post_date >= $%d", *f.PostDateFrom)
+	}
+	if f.PostDateTo != nil {
+		add("post_date <= $%d", *f.PostDateTo)
+	}
+	col, ok := postOrderColumns[f.OrderBy]
+	if !ok {
+		col = "created_at"
+	}
+	dir := "ASC NULLS LAST"
+	if f.Descending {
+		dir = "DESC NULLS LAST"
+	}
+	args = append(args, f.Limit, f.Offset)
+	sql := fmt.Sprintf("SELECT id, count(*) OVER () FROM posts WHERE %s ORDER BY %s %s, id LIMIT $%d OFFSET $%d",
+		strings.Join(where, " AND "), col, dir, len(args)-1, len(args))
+	rows, err := db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list posts: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	total := 0
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, 0, fmt.Errorf("store: list posts: %w", err)
+		}
+		ids, total = append(ids, id), int(n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: list posts: %w", err)
+	}
+	if len(ids) == 0 && f.Offset > 0 {
+		// The page is past the end: count on its own.
+		var n int64
+		cargs := args[:len(args)-2]
+		if err := db.QueryRow(ctx, "SELECT count(*) FROM posts WHERE "+strings.Join(where, " AND "), cargs...).Scan(&n); err != nil {
+			return nil, 0, fmt.Errorf("store: count posts: %w", err)
+		}
+		total = int(n)
+	}
+	return ids, total, nil
+}
