@@ -214,14 +214,30 @@ func threadsPublish(d *dialect) {
 		if s, err := strconv.ParseInt(v.Get("since"), 10, 64); err == nil {
 			since = time.Unix(s, 0)
 		}
-		data := []map[string]any{}
-		for i := len(q.net.held) - 1; i >= 0 && len(data) < limit; i-- {
-			h := q.net.held[i]
-			if (h.Kind == KindPost || h.Kind == KindComment) && h.DeletedAt == nil && match(h) && !h.At.Before(since) {
-				data = append(data, postJSON(h))
+		// Newest first; the after cursor is how many matching items earlier pages held.
+		skip := 0
+		if after := v.Get("after"); after != "" {
+			if skip, err = strconv.Atoi(strings.TrimPrefix(after, "cursor-")); err != nil || skip < 0 {
+				q.fail(apiError{Status: http.StatusBadRequest, Code: "100", Message: "Invalid parameter: after"})
+				return
 			}
 		}
-		q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "", "after": ""}}})
+		var matching []*Held
+		for i := len(q.net.held) - 1; i >= 0; i-- {
+			h := q.net.held[i]
+			if (h.Kind == KindPost || h.Kind == KindComment) && h.DeletedAt == nil && match(h) && !h.At.Before(since) {
+				matching = append(matching, h)
+			}
+		}
+		data := []map[string]any{}
+		for i := skip; i < len(matching) && len(data) < limit; i++ {
+			data = append(data, postJSON(matching[i]))
+		}
+		paging := map[string]any{"cursors": map[string]string{"before": "cursor-" + strconv.Itoa(skip), "after": "cursor-" + strconv.Itoa(skip+len(data))}}
+		if skip+len(data) < len(matching) {
+			paging["next"] = "http://" + q.r.Host + q.r.URL.Path + "?after=cursor-" + strconv.Itoa(skip+len(data))
+		}
+		q.json(http.StatusOK, map[string]any{"data": data, "paging": paging})
 	}
 	d.routes["GET /v1.0/{id}/threads"] = func(q *req) {
 		if !owner(q) {

@@ -15,7 +15,7 @@ import (
 // /2/media/upload?command=STATUS&media_id=; POST /2/media/metadata for alt text), POST /2/tweets
 // (text, media.media_ids, poll, reply_settings, quote_tweet_id, reply.in_reply_to_tweet_id), GET
 // /2/tweets/{id} (200 with a Not Found error for missing ones), DELETE /2/tweets/{id}, GET
-// /2/users/{id}/tweets (start_time, max_results; newest first). Validates the weighted 280
+// /2/users/{id}/tweets (start_time, max_results, pagination_token; newest first). Validates the weighted 280
 // characters, ≤ 4 media never mixing video and images, processed media of the caller, polls
 // (2–4 options of ≤ 25, 5–10080 minutes, not with media), duplicate content, sizes per category.
 // A reply to one of the account's own tweets (a thread's next tweet, a first comment) is held as a
@@ -361,11 +361,23 @@ func xPublish(d *dialect) *dialect {
 				all = append(all, h)
 			}
 		}
+		// Newest first, a page at a time: pagination_token is where the previous page stopped.
+		skip := 0
+		if tok := v.Get("pagination_token"); tok != "" {
+			if skip, err = strconv.Atoi(strings.TrimPrefix(tok, "page-")); err != nil || skip < 0 {
+				invalid(q, "The `pagination_token` query parameter value ["+tok+"] is not valid")
+				return
+			}
+		}
 		data := []map[string]any{}
-		for i := len(all) - 1; i >= 0 && len(data) < max; i-- {
+		i := len(all) - 1 - skip
+		for ; i >= 0 && len(data) < max; i-- {
 			data = append(data, tweetJSON(all[i]))
 		}
 		meta := map[string]any{"result_count": len(data)}
+		if i >= 0 {
+			meta["next_token"] = "page-" + strconv.Itoa(skip+len(data))
+		}
 		out := map[string]any{"meta": meta}
 		if len(data) > 0 {
 			meta["newest_id"], meta["oldest_id"] = data[0]["id"], data[len(data)-1]["id"]

@@ -271,20 +271,36 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	if req.Payload != nil {
 		text = req.Payload.Body()
 	}
-	var out struct {
-		Data []Media `json:"data"`
-	}
-	q := url.Values{"fields": {"id,text,timestamp,permalink"}, "limit": {"25"}, "since": {strconv.FormatInt(since.Unix(), 10)}}
-	if err := a.api.Do(ctx, core.Request{URL: a.graph(uid + "/threads?" + q.Encode()), Bearer: t.AccessToken}, &out); err != nil {
-		return nil, err
-	}
-	for _, m := range out.Data {
-		if m.Text == text {
-			return &app.Published{ExternalID: m.ID, Permalink: m.Permalink, Extra: map[string]string{}}, nil
+	// Every thread since the attempt, a page of 100 at a time (cursor paging, newest first).
+	q := url.Values{"fields": {"id,text,timestamp,permalink"}, "limit": {"100"}, "since": {strconv.FormatInt(since.Unix(), 10)}}
+	for page := 0; page < maxFindPages; page++ {
+		var out struct {
+			Data   []Media `json:"data"`
+			Paging struct {
+				Cursors struct {
+					After string `json:"after"`
+				} `json:"cursors"`
+				Next string `json:"next"`
+			} `json:"paging"`
 		}
+		if err := a.api.Do(ctx, core.Request{URL: a.graph(uid + "/threads?" + q.Encode()), Bearer: t.AccessToken}, &out); err != nil {
+			return nil, err
+		}
+		for _, m := range out.Data {
+			if m.Text == text {
+				return &app.Published{ExternalID: m.ID, Permalink: m.Permalink, Extra: map[string]string{}}, nil
+			}
+		}
+		if out.Paging.Next == "" || out.Paging.Cursors.After == "" {
+			return nil, nil
+		}
+		q.Set("after", out.Paging.Cursors.After)
 	}
 	return nil, nil
 }
+
+// maxFindPages bounds a reconciliation's reading of the profile's threads.
+const maxFindPages = 10
 
 // Delete removes the post (DELETE /{id}, scope threads_delete).
 func (a *Adapter) Delete(ctx context.Context, t *app.Token, req *app.DeleteRequest) error {

@@ -431,16 +431,31 @@ func (a *Adapter) recent(ctx context.Context, t *app.Token, userID string, req *
 	if s, err := time.Parse(time.RFC3339Nano, req.Checkpointed("startedAt")); err == nil {
 		since = s.Add(-time.Minute)
 	}
-	q := url.Values{"max_results": {"20"}, "start_time": {since.UTC().Format(time.RFC3339)},
+	q := url.Values{"max_results": {"100"}, "start_time": {since.UTC().Format(time.RFC3339)},
 		"tweet.fields": {"created_at,conversation_id,referenced_tweets,author_id"}}
-	var out struct {
-		Data []Tweet `json:"data"`
+	// Every tweet since the attempt, a page of 100 at a time (a busy account posts many).
+	var all []Tweet
+	for page := 0; page < maxTimelinePages; page++ {
+		var out struct {
+			Data []Tweet `json:"data"`
+			Meta struct {
+				NextToken string `json:"next_token"`
+			} `json:"meta"`
+		}
+		if err := a.api.Do(ctx, core.Request{URL: a.base + "/2/users/" + url.PathEscape(userID) + "/tweets?" + q.Encode(), Bearer: t.AccessToken}, &out); err != nil {
+			return nil, err
+		}
+		all = append(all, out.Data...)
+		if out.Meta.NextToken == "" {
+			break
+		}
+		q.Set("pagination_token", out.Meta.NextToken)
 	}
-	if err := a.api.Do(ctx, core.Request{URL: a.base + "/2/users/" + url.PathEscape(userID) + "/tweets?" + q.Encode(), Bearer: t.AccessToken}, &out); err != nil {
-		return nil, err
-	}
-	return out.Data, nil
+	return all, nil
 }
+
+// maxTimelinePages bounds a reconciliation's reading of the timeline (X serves up to 3,200 recent tweets).
+const maxTimelinePages = 32
 
 func (a *Adapter) findReply(ctx context.Context, t *app.Token, userID, parent, text string, req *app.PublishRequest) (string, error) {
 	tws, err := a.recent(ctx, t, userID, req)
