@@ -305,16 +305,10 @@ type postInput struct {
 	firstComment map[Network]string
 }
 
-// checkPost validates a post's content against the team: the rules helper's checks
-// (checkPostRules), and, when it reports nothing, the pipeline's own needs (an account per
-// network, a future date for a schedule, uploads that exist).
+// checkPost validates a post's content against the team with the per-network rules
+// (post_rules.go): accounts, channels, uploads, text limits, dates.
 func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[Network]*SocialAccount) error {
-	var ids []string
-	for _, n := range in.types {
-		if p := in.data.Of(n); p != nil {
-			ids = append(ids, p.Uploads()...)
-		}
-	}
+	ids := ruleUploadIDs(&in.data)
 	uploads := map[string]*Upload{}
 	if len(ids) > 0 {
 		rows, err := q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
@@ -325,27 +319,12 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 			uploads[r.ID] = s.uploadFromRow(ctx, r)
 		}
 	}
-	issues := checkPostRules(PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
-		PostDate: in.postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment})
-	if len(issues) == 0 {
-		for i, n := range in.types {
-			if accounts[n] == nil && in.status != PostDraft {
-				issues = append(issues, Issue{Code: IssueCustom, Path: []any{"socialAccountTypes", i},
-					Message: fmt.Sprintf("No %s account is connected to this team", n.DisplayName())})
-			}
-			if p := in.data.Of(n); p != nil {
-				for j, id := range p.Uploads() {
-					if uploads[id] == nil {
-						issues = append(issues, Issue{Code: IssueCustom, Path: []any{"data", string(n), "uploadIds", j},
-							Message: "Upload " + id + " not found"})
-					}
-				}
-			}
-		}
-		if in.status == PostScheduled && !in.keepDate && in.postDate.Before(s.now().Add(-time.Minute)) {
-			issues = append(issues, Issue{Code: IssueCustom, Path: []any{"postDate"}, Message: "A scheduled post's postDate must not be in the past"})
-		}
+	postDate := in.postDate
+	if in.keepDate {
+		postDate = s.now() // an edit that keeps a due post's date is not refused for that date
 	}
+	issues := checkPostRules(PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
+		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment})
 	if len(issues) > 0 {
 		return issuesError(issues)
 	}

@@ -342,6 +342,13 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 	if thumb != "" && isUUID(thumb) {
 		ids = append(ids, thumb)
 	}
+	var more []string
+	if tw, ok := payload.(*TwitterPayload); ok {
+		for _, tt := range tw.Thread {
+			more = append(more, tt.UploadIDs...)
+		}
+		ids = append(ids, more...)
+	}
 	files, err := s.mediaFiles(ctx, t.OrganizationID, ids)
 	if err != nil {
 		return nil, err
@@ -355,6 +362,16 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 	}
 	if f, ok := files[thumb]; ok && thumb != "" {
 		req.Thumbnail = &f
+	}
+	for _, id := range more {
+		f, ok := files[id]
+		if !ok {
+			return nil, permanent(n, "Upload "+id+" no longer exists")
+		}
+		if req.More == nil {
+			req.More = map[string]MediaFile{}
+		}
+		req.More[id] = f
 	}
 	applyAltTexts(payload, req.Media)
 	return req, nil

@@ -59,6 +59,8 @@ type PublishRequest struct {
 	Media []MediaFile
 	// Thumbnail is the payload's thumbnail upload when it names one.
 	Thumbnail *MediaFile
+	// More are uploads the payload names outside its main media (X thread tweets), by upload id.
+	More map[string]MediaFile
 	// Resume holds what Checkpoint recorded in earlier attempts of this target.
 	Resume map[string]string
 	// Checkpoint durably records a step (key → value) before the adapter goes on; the value is in

@@ -278,7 +278,7 @@ func (s *Service) completeConnect(ctx context.Context, st *OAuthState, query url
 	for k := range query {
 		flat[k] = query.Get(k)
 	}
-	xreq := ExchangeRequest{Code: code, RedirectURI: s.CallbackURL(st.Network), Verifier: st.Verifier, ServerURL: st.ServerURL, Query: flat}
+	xreq := ExchangeRequest{Code: code, RedirectURI: s.CallbackURL(st.Network), Verifier: st.Verifier, ServerURL: st.ServerURL, Query: flat, Options: st.Options}
 	serverID := ""
 	if ia, ok := a.(InstanceApps); ok {
 		if serverID, xreq.ClientID, xreq.ClientSecret, err = s.instanceApp(ctx, ia, st.ServerURL, xreq.RedirectURI); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,9 @@ type ExchangeRequest struct {
 	Query       map[string]string // the whole callback query (Slack's team, Discord's guild_id …)
 	// ClientID and ClientSecret are per-instance app credentials (Mastodon), from InstanceApps.
 	ClientID, ClientSecret string
+	// Options are the connect's switches, from the state (Instagram's connection method picks the
+	// token endpoint).
+	Options ConnectOptions
 }
 
 // PasswordConnector is implemented by ConnectPassword adapters (Bluesky): the user gives an
@@ -287,4 +291,31 @@ func channelModeOf(a Adapter) ChannelMode {
 		return m.ChannelMode()
 	}
 	return ChannelsNone
+}
+
+// NetworkInfo is what the dashboard needs to offer a network: whether it can be connected here,
+// what its channels mean, and the server a Mastodon connect suggests (the sandbox's own, with
+// SANDBOX=1).
+type NetworkInfo struct {
+	Available     bool
+	Channels      ChannelMode
+	DefaultServer string
+}
+
+// Network answers what the dashboard offers for n.
+func (s *Service) Network(n Network) NetworkInfo {
+	a, err := s.adapter(n)
+	if err != nil {
+		return NetworkInfo{}
+	}
+	info := NetworkInfo{Available: true, Channels: channelModeOf(a)}
+	if n == Mastodon && s.opts.Sandbox {
+		info.DefaultServer = strings.TrimRight(s.opts.BaseURL, "/") + "/sandbox/mastodon"
+	}
+	return info
+}
+
+// AbsoluteURL is path under Crier's public URL (a connect's redirectUrl back to the dashboard).
+func (s *Service) AbsoluteURL(path string) string {
+	return strings.TrimRight(s.opts.BaseURL, "/") + path
 }

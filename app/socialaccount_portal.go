@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,13 +42,31 @@ type PortalLinkParams struct {
 	LogoURL     string
 	UserName    string
 	UserLogoURL string
+	Display     PortalDisplay
+	// MaxConnected caps how many of the allowed networks the visitor may connect (0: no cap).
+	MaxConnected int
+}
+
+// PortalDisplay are a portal link's presentation switches (create-portal-link's body).
+type PortalDisplay struct {
+	GoBackButtonText          string `json:"goBackButtonText,omitempty"`
+	HidePoweredBy             bool   `json:"hidePoweredBy,omitempty"`
+	HideGoBackButton          bool   `json:"hideGoBackButton,omitempty"`
+	HideUserLogo              bool   `json:"hideUserLogo,omitempty"`
+	HideUserName              bool   `json:"hideUserName,omitempty"`
+	HideLanguageSwitcher      bool   `json:"hideLanguageSwitcher,omitempty"`
+	ShowModalOnConnectSuccess bool   `json:"showModalOnConnectSuccess,omitempty"`
+	// Language is the page's language; only English pages exist so far (the choice is kept).
+	Language string `json:"language,omitempty"`
 }
 
 type portalOptions struct {
-	Connect     ConnectOptions `json:"connect"`
-	LogoURL     string         `json:"logoUrl,omitempty"`
-	UserName    string         `json:"userName,omitempty"`
-	UserLogoURL string         `json:"userLogoUrl,omitempty"`
+	Connect      ConnectOptions `json:"connect"`
+	LogoURL      string         `json:"logoUrl,omitempty"`
+	UserName     string         `json:"userName,omitempty"`
+	UserLogoURL  string         `json:"userLogoUrl,omitempty"`
+	Display      PortalDisplay  `json:"display"`
+	MaxConnected int            `json:"maxConnected,omitempty"`
 }
 
 // CreatePortalLink answers the URL of a new portal link.
@@ -70,6 +89,9 @@ func (s *Service) CreatePortalLink(ctx context.Context, p PortalLinkParams) (str
 	if p.RedirectURL != "" {
 		issues = append(issues, ErrorIssues(validRedirectURL(p.RedirectURL, "redirectUrl"))...)
 	}
+	if p.MaxConnected < 0 {
+		issues = append(issues, Issue{Code: IssueTooSmall, Message: "Number must be greater than or equal to 0", Path: []any{"maxSocialAccountsConnected"}})
+	}
 	if len(issues) > 0 {
 		return "", Invalid("Validation failed: "+fmt.Sprint(issues[0].Path[0])+": "+issues[0].Message, issues...)
 	}
@@ -89,7 +111,8 @@ func (s *Service) CreatePortalLink(ctx context.Context, p PortalLinkParams) (str
 			types = append(types, string(n))
 		}
 	}
-	opts, _ := json.Marshal(portalOptions{Connect: p.Options, LogoURL: p.LogoURL, UserName: p.UserName, UserLogoURL: p.UserLogoURL})
+	opts, _ := json.Marshal(portalOptions{Connect: p.Options, LogoURL: p.LogoURL, UserName: p.UserName, UserLogoURL: p.UserLogoURL,
+		Display: p.Display, MaxConnected: p.MaxConnected})
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		link, err := s.q.WithTx(tx).InsertPortalLink(ctx, store.InsertPortalLinkParams{OrganizationID: pr.OrganizationID, TeamID: p.TeamID,
 			TokenHash: portalHash(token), AllowedTypes: types, RedirectUrl: nonEmpty(p.RedirectURL), ServerUrl: nonEmpty(p.ServerURL),
@@ -122,6 +145,10 @@ type PortalView struct {
 	Connected        []SocialAccount
 	RedirectURL      *string
 	ExpiresAt        time.Time
+	// What the link's creator chose for the page (not part of the portal's JSON view).
+	UserName, UserLogoURL string
+	Display               PortalDisplay
+	MaxConnected          int
 }
 
 // portalLink resolves a token; unknown and expired tokens are both 404.
@@ -160,6 +187,7 @@ func (s *Service) Portal(ctx context.Context, token string) (*PortalView, error)
 	if opts.LogoURL != "" {
 		v.LogoURL = &opts.LogoURL
 	}
+	v.UserName, v.UserLogoURL, v.Display, v.MaxConnected = opts.UserName, opts.UserLogoURL, opts.Display, opts.MaxConnected
 	allowed := map[string]bool{}
 	for _, t := range link.AllowedTypes {
 		allowed[t] = true
@@ -199,6 +227,11 @@ func (s *Service) PortalConnect(ctx context.Context, token string, n Network, se
 	}
 	var opts portalOptions
 	_ = json.Unmarshal(link.Options, &opts)
+	if opts.MaxConnected > 0 {
+		if err := s.portalUnderCap(ctx, link, n, opts.MaxConnected); err != nil {
+			return "", err
+		}
+	}
 	if serverURL == "" && link.ServerUrl != nil {
 		serverURL = *link.ServerUrl
 	}
@@ -221,4 +254,26 @@ func (s *Service) PortalDisconnect(ctx context.Context, token string, n Network)
 		return item
 	})
 	return err
+}
+
+// portalUnderCap refuses connecting one more network when the link's cap is reached (reconnecting
+// a network already connected is always allowed).
+func (s *Service) portalUnderCap(ctx context.Context, link store.PortalLink, n Network, max int) error {
+	byTeam, err := s.teamSocialAccounts(ctx, link.OrganizationID, []string{link.TeamID})
+	if err != nil {
+		return err
+	}
+	connected := 0
+	for _, a := range byTeam[link.TeamID] {
+		if a.Type == n {
+			return nil
+		}
+		if slices.Contains(link.AllowedTypes, string(a.Type)) {
+			connected++
+		}
+	}
+	if connected >= max {
+		return Errorf(EForbidden, "This link allows %d connected account(s); disconnect one to connect %s", max, n.DisplayName())
+	}
+	return nil
 }

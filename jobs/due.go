@@ -22,12 +22,15 @@ const (
 func PromoteDue(ctx context.Context, db store.DBTX, log *slog.Logger) {
 	t := time.NewTicker(DuePromoteInterval)
 	defer t.Stop()
+	var warned time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if _, err := store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon); err != nil && ctx.Err() == nil && log != nil {
+			_, err := store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon)
+			if err != nil && ctx.Err() == nil && log != nil && time.Since(warned) > time.Minute {
+				warned = time.Now() // once a minute while the database is unreachable; River's scheduler still runs
 				log.Warn("promote due publish jobs", "err", err)
 			}
 		}

@@ -81,7 +81,8 @@ CREATE TABLE publish_targets (
     post_id            uuid REFERENCES posts (id),
     comment_id         uuid REFERENCES comments (id),
     network            text NOT NULL,
-    social_account_id  uuid REFERENCES social_accounts (id),
+    -- The account purged after its disconnection leaves the history (network, external id, permalink).
+    social_account_id  uuid REFERENCES social_accounts (id) ON DELETE SET NULL,
     -- DRAFT | REVIEW | WAITING (first comment before its post) | SCHEDULED | PROCESSING | RETRYING
     -- | POSTED | ERROR | DELETED
     status             text NOT NULL,

@@ -129,6 +129,7 @@ var isolationCases = []struct {
 func withPosts(t *testing.T, srv *servertest.Server, tn tenant) {
 	t.Helper()
 	ref := "ref-" + tn.ids["team"][:8]
+	connectNetwork(t, srv, tn.key, tn.ids["team"], "MASTODON")
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/post", `{"teamId":"`+tn.ids["team"]+`","title":"Secret plan","referenceKey":"`+ref+`",
 		"postDate":"2030-01-01T00:00:00Z","status":"DRAFT","socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"secret"}}}`, "x-api-key", tn.key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))

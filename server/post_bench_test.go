@@ -22,7 +22,8 @@ import (
 	"github.com/crier/crier/server/servertest"
 )
 
-// BenchmarkPublishDueTogether publishes N posts (CRIER_BENCH_POSTS, default 200) due at the same
+// BenchmarkPublishDueTogether publishes N posts (CRIER_BENCH_POSTS, default 200; CRIER_BENCH_WORKERS
+// publish workers, default the production queue's) due at the same
 // moment through the whole pipeline to the sandbox (every network whose adapter publishes on this
 // branch), and in the same run River's own throughput of no-op jobs with the same workers and fetch
 // settings. It prints a table: time until all POSTED, posts/s, lateness (postDate → the worker's
@@ -32,7 +33,10 @@ func BenchmarkPublishDueTogether(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("CRIER_BENCH_POSTS")); err == nil && v > 0 {
 		n = v
 	}
-	workers := 50
+	workers := jobs.Queues[jobs.QueuePublish].MaxWorkers // as configured in production (CRIER_BENCH_WORKERS overrides)
+	if v, err := strconv.Atoi(os.Getenv("CRIER_BENCH_WORKERS")); err == nil && v > 0 {
+		workers = v
+	}
 	for i := 0; i < b.N; i++ {
 		runPublishBench(b, n, workers)
 	}

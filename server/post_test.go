@@ -465,25 +465,25 @@ func TestPostReconnectSocialAccount(t *testing.T) {
 	require.Len(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindPost), 1)
 }
 
-// dailyPostLimit: Snapchat allows 20 posts a day per account; the 21st on the same UTC day is 403.
+// dailyPostLimit: Reddit allows 20 posts a day per account; the 21st on the same UTC day is 403.
 func TestPostDailyLimit(t *testing.T) {
 	t.Parallel()
 	srv := servertest.Start(t)
 	key := apiKeyFor(t, srv)
 	team := newTeam(t, srv, key, "Daily")
-	account := connectNetwork(t, srv, key, team, "SNAPCHAT")
+	account := connectNetwork(t, srv, key, team, "REDDIT")
 	_, err := srv.Pool.Exec(context.Background(), `UPDATE organizations SET plan = 'ENTERPRISE'`)
 	require.NoError(t, err)
 	day := time.Now().UTC().AddDate(0, 0, 2).Truncate(24 * time.Hour)
-	for i := 0; i <= app.DailyCapsOf(app.Snapchat).Posts; i++ {
+	for i := 0; i <= app.DailyCapsOf(app.Reddit).Posts; i++ {
 		st, _, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Snap","postDate":"`+
-			day.Add(time.Duration(i)*time.Minute).Format(time.RFC3339)+`","status":"SCHEDULED","socialAccountTypes":["SNAPCHAT"],"data":{"SNAPCHAT":{"text":"snap"}}}`)
-		if i < app.DailyCapsOf(app.Snapchat).Posts {
+			day.Add(time.Duration(i)*time.Minute).Format(time.RFC3339)+`","status":"SCHEDULED","socialAccountTypes":["REDDIT"],"data":{"REDDIT":{"sr":"crier","text":"snap"}}}`)
+		if i < app.DailyCapsOf(app.Reddit).Posts {
 			require.Equal(t, http.StatusOK, st, string(b))
 			continue
 		}
 		require.Equal(t, http.StatusForbidden, st, string(b))
-		require.Contains(t, decodeError(t, b).Message, "Daily post limit reached for the Snapchat account")
+		require.Contains(t, decodeError(t, b).Message, "Daily post limit reached for the Reddit account")
 	}
 	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/organization/usage/daily-limits?socialAccountId="+account+"&date="+day.Format(time.RFC3339), "", "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))

@@ -62,7 +62,7 @@ type Server struct {
 	Service *app.Service
 	River   *river.Client[pgx.Tx]
 	Pool    *pgxpool.Pool
-	// Sandbox is the simulated networks served under /sandbox/ (SANDBOX=1; nil otherwise).
+	// Sandbox is the simulated networks mounted under /sandbox/ (SANDBOX=1), else nil.
 	Sandbox *sandbox.Sandbox
 	log     *slog.Logger
 	ownPool bool
@@ -185,7 +185,7 @@ func (s *Server) Close() {
 	}
 }
 
-func newEcho(cfg config.Config, svc *app.Service, sb *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
+func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
@@ -215,13 +215,14 @@ func newEcho(cfg config.Config, svc *app.Service, sb *sandbox.Sandbox, log *slog
 		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
 	}
 	api.RegisterOAuthCallback(e, svc)
-	api.RegisterPortalPage(e, svc)
-	if sb != nil {
-		h := echo.WrapHandler(sb)
-		e.Any("/sandbox", h)
-		e.Any("/sandbox/*", h)
+	deps := web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
+	if sim != nil {
+		sb := echo.WrapHandler(sim)
+		e.Any("/sandbox", sb)
+		e.Any("/sandbox/*", sb)
+		deps.Sandbox = SandboxInspector(sim)
 	}
-	web.New(web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}).Register(e)
+	web.New(deps).Register(e)
 	return e, nil
 }
 
@@ -288,8 +289,11 @@ func requestLogger(log *slog.Logger) echo.MiddlewareFunc {
 		Skipper: func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
 		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
 			level := slog.LevelInfo
-			if v.Status >= 500 {
+			switch r := c.Request(); {
+			case v.Status >= 500:
 				level = slog.LevelError
+			case v.Status == http.StatusNoContent && r.Method == http.MethodGet && r.Header.Get("HX-Request") == "true":
+				level = slog.LevelDebug // an htmx poll that found nothing new (the sandbox inspector's, every 3 s)
 			}
 			log.LogAttrs(c.Request().Context(), level, "request",
 				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),

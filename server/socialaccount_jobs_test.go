@@ -3,6 +3,7 @@ package server_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -30,6 +31,10 @@ func TestSocialAccountRefreshAndPurge(t *testing.T) {
 	// With deleteDisconnectedAfterHours 0, a disconnected account is due at once.
 	res, b := do(t, http.MethodPatch, srv.URL+"/api/v1/organization/settings", `{"deleteDisconnectedAfterHours":0}`, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	// A post that targets the account keeps its history when the account is purged.
+	st, post, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Kept","postDate":"`+soon(time.Hour)+`",
+		"status":"DRAFT","socialAccountTypes":["TWITTER"],"data":{"TWITTER":{"text":"still here after the purge"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
 	tb := `{"type":"TWITTER","teamId":"` + team + `"}`
 	res, b = do(t, http.MethodDelete, srv.URL+"/api/v1/social-account/disconnect", tb, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
@@ -39,4 +44,5 @@ func TestSocialAccountRefreshAndPurge(t *testing.T) {
 	res, b = do(t, http.MethodGet, srv.URL+"/api/v1/social-account/to-delete", "", "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, string(b), `"total":0`)
+	require.Equal(t, "Kept", getPost(t, srv, key, post.ID).Title)
 }

@@ -27,6 +27,11 @@ func TestConnectSlackThroughSandbox(t *testing.T) {
 	require.Equal(t, "crier_sandbox", *a.Username)
 	require.Len(t, a.Channels, 3)
 	require.Equal(t, "general", *a.Channels[0].Name)
+	require.Contains(t, mustQuery(t, authURL).Get("scope"), "incoming-webhook")
+	require.NotNil(t, a.Channels[0].Webhook, "the install's incoming webhook is on #general")
+	require.Equal(t, "#general", *a.Channels[0].Webhook.Name)
+	require.Contains(t, *a.Channels[0].Webhook.URL, "/sandbox/slack/services/")
+	require.Nil(t, a.Channels[1].Webhook)
 
 	res, _ := do(t, http.MethodPost, srv.URL+"/sandbox/slack/_sandbox/expire-tokens", "")
 	require.Equal(t, http.StatusOK, res.StatusCode)
@@ -34,6 +39,7 @@ func TestConnectSlackThroughSandbox(t *testing.T) {
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/refresh-channels", tb, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Equal(t, 2, sandboxOf(t, srv, "slack").count(http.MethodPost, "/api/oauth.v2.access"))
+	require.Contains(t, string(b), `"webhook":{"id":"B`, "the webhook survives the token refresh and the channel refresh")
 
 	res, _ = do(t, http.MethodPost, srv.URL+"/sandbox/slack/_sandbox/fail", `{"status":429,"resetInSeconds":30,"path":"/api/conversations.list"}`)
 	require.Equal(t, http.StatusOK, res.StatusCode)

@@ -28,9 +28,14 @@ type saAccount struct {
 	DeleteOn        *string `json:"deleteOn"`
 	MessagingStatus string  `json:"messagingStatus"`
 	Channels        []struct {
-		ID   string  `json:"id"`
-		Name *string `json:"name"`
+		ID      string  `json:"id"`
+		Name    *string `json:"name"`
+		Webhook *struct {
+			ID, Name, Avatar, URL *string
+		} `json:"webhook"`
 	} `json:"channels"`
+	InstagramConnectionMethod *string `json:"instagramConnectionMethod"`
+	IsTiktokBusinessAccount   *bool   `json:"isTiktokBusinessAccount"`
 }
 
 type sandboxState struct {
@@ -388,4 +393,27 @@ func mustQuery(t *testing.T, raw string) url.Values {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	return u.Query()
+}
+
+// create-portal-link's display options reach the page; a negative cap is a 400.
+func TestPortalLinkDisplayOptions(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Client")
+	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/create-portal-link",
+		`{"teamId":"`+team+`","socialAccountTypes":["TWITTER"],"maxSocialAccountsConnected":-1}`, "x-api-key", key)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, string(b))
+	require.Equal(t, []any{"maxSocialAccountsConnected"}, decodeError(t, b).Issues[0].Path)
+	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/social-account/create-portal-link",
+		`{"teamId":"`+team+`","socialAccountTypes":["TWITTER"],"redirectUrl":"https://app.example/back","userName":"Jo","hidePoweredBy":true,"goBackButtonText":"Return to Acme","maxSocialAccountsConnected":1}`, "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	var link struct{ URL string }
+	require.NoError(t, json.Unmarshal(b, &link))
+	res, b = do(t, http.MethodGet, link.URL, "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	page := string(b)
+	require.Contains(t, page, "Prepared for <strong>Jo</strong>")
+	require.Contains(t, page, "Return to Acme")
+	require.NotContains(t, page, "Secure connection by Crier")
 }

@@ -661,7 +661,8 @@ func previewLayout(n app.Network) string {
 	return "feed"
 }
 
-// textLength counts a network's text as the network does, with its limit (0: none known).
+// textLength counts a network's text as the network does (X's weighting, Bluesky's graphemes),
+// with its limit for the account (the post rules' TextLength).
 func textLength(n app.Network, text string, a *app.SocialAccount) (used, limit int) {
-	return utf8.RuneCountInString(text), 0
+	return app.TextLength(n, text, a)
 }

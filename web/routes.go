@@ -183,8 +183,8 @@ func navItem(a area) layout.NavItem {
 	return layout.NavItem{ID: a.ID, Label: a.Label, Href: a.Path, Icon: a.Icon}
 }
 
-// navigation is the sidebar, grouped.
-func navigation() []layout.NavGroup {
+// navigation is the sidebar, grouped; the sandbox inspector is under Developers when sandbox.
+func navigation(sandbox bool) []layout.NavGroup {
 	items := func(ids ...string) []layout.NavItem {
 		out := make([]layout.NavItem, 0, len(ids))
 		for _, id := range ids {
@@ -192,12 +192,15 @@ func navigation() []layout.NavGroup {
 		}
 		return out
 	}
+	developers := append(items(areaWebhooks), layout.NavItem{ID: areaDocs, Label: "API docs", Href: pathDocs, Icon: "docs"})
+	if sandbox {
+		developers = append(developers, sandboxNavItem)
+	}
 	return []layout.NavGroup{
 		{Items: []layout.NavItem{{ID: areaHome, Label: "Home", Href: pathHome, Icon: "home"}}},
 		{Label: "Publish", Items: items(areaComposer, areaCalendar, areaPosts, areaMedia)},
 		{Label: "Engage", Items: items(areaInbox, areaAutomations, areaBio)},
 		{Label: "Manage", Items: items(areaTeams, areaBilling, areaSettings)},
-		{Label: "Developers", Items: append(items(areaWebhooks),
-			layout.NavItem{ID: areaDocs, Label: "API docs", Href: pathDocs, Icon: "docs"})},
+		{Label: "Developers", Items: developers},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -72,7 +73,7 @@ func (h *Handler) teamShow(c echo.Context) error {
 		return pageError(err)
 	}
 	if hxTarget(c) == "team-"+t.ID {
-		return render(c, http.StatusOK, teams.TeamRow(h.teamRow(c, t.Team, t.CreatedBy)), nil)
+		return render(c, http.StatusOK, teams.TeamRow(h.teamRow(c, t)), nil)
 	}
 	return h.renderTeam(c, http.StatusOK, h.teamDetail(c, t, settings.Form{}))
 }
@@ -87,7 +88,7 @@ func (h *Handler) teamEdit(c echo.Context) error {
 	if !isHTMX(c) {
 		return redirect(c, string(idURL(pathTeams, t.ID, "")))
 	}
-	r := h.teamRow(c, t.Team, t.CreatedBy)
+	r := h.teamRow(c, t)
 	r.Editing, r.Form = true, settings.NewForm(map[string]string{"name": t.Name})
 	return render(c, http.StatusOK, teams.TeamRow(r), nil)
 }
@@ -121,7 +122,7 @@ func (h *Handler) teamUpdate(c echo.Context) error {
 	}
 	switch target := hxTarget(c); {
 	case target == "team-"+id: // the list's inline rename
-		r := h.teamRow(c, t.Team, t.CreatedBy)
+		r := h.teamRow(c, t)
 		if err != nil {
 			r.Editing, r.Form = true, form
 			return render(c, http.StatusOK, teams.TeamRow(r), nil)
@@ -207,8 +208,8 @@ func (h *Handler) teamsData(c echo.Context, q string, n int) (teams.List, error)
 		Action:    pathTeams,
 		Self:      withQuery(pathTeams, "q", q, "page", strconv.Itoa(n)),
 	}
-	for _, t := range list {
-		d.Rows = append(d.Rows, h.teamRow(c, t.Team, t.CreatedBy))
+	for i := range list {
+		d.Rows = append(d.Rows, h.teamRow(c, &list[i]))
 	}
 	d.Pager = settings.NewPager(n, size, total, "team/teams", "teams-results", func(p int) templ.SafeURL {
 		return withQuery(pathTeams, "q", q, "page", strconv.Itoa(p))
@@ -216,8 +217,11 @@ func (h *Handler) teamsData(c echo.Context, q string, n int) (teams.List, error)
 	return d, nil
 }
 
-func (h *Handler) teamRow(c echo.Context, t app.Team, by app.OrgOwner) teams.Row {
+func (h *Handler) teamRow(c echo.Context, td *app.TeamDetail) teams.Row {
+	t, by := td.Team, td.CreatedBy
 	return teams.Row{
+		Networks:  connectedNetworks(td.SocialAccounts),
+		Accounts:  templ.SafeURL(accountsURL(t.ID)),
 		ID:        t.ID,
 		Name:      t.Name,
 		Initials:  settings.Initials(t.Name),
@@ -241,11 +245,22 @@ func (h *Handler) teamDetail(c echo.Context, t *app.TeamDetail, form settings.Fo
 		form = settings.NewForm(map[string]string{"name": t.Name, "avatarUrl": avatar})
 	}
 	d := teams.Detail{
-		Row:          h.teamRow(c, t.Team, t.CreatedBy),
+		Row:          h.teamRow(c, t),
 		CreatorEmail: t.CreatedBy.Email,
 		Updated:      viewerMoment(c, t.UpdatedAt),
 		Form:         form,
 		Back:         pathTeams,
+		AccountsHref: templ.SafeURL(accountsURL(t.ID)),
+	}
+	byType := map[app.Network]app.SocialAccount{}
+	for _, a := range t.SocialAccounts {
+		byType[a.Type] = a
+	}
+	for _, n := range app.Networks {
+		if a, ok := byType[n]; ok {
+			d.Accounts = append(d.Accounts, teams.AccountSummary{Type: string(n), Network: n.DisplayName(), Name: accountName(a),
+				Username: strings.TrimPrefix(valueOf(a.Username), "@"), Reconnect: a.ReconnectRequiredAt != nil})
+		}
 	}
 	if t.AvatarURL != nil {
 		d.AvatarURL = *t.AvatarURL
@@ -264,4 +279,19 @@ func (h *Handler) renderTeam(c echo.Context, status int, d teams.Detail) error {
 // renameDone is the renamed row with a flash beside it (out of band).
 func renameDone(row templ.Component, flash string) templ.Component {
 	return templ.Join(row, settings.OOBFlash(components.Flash{Kind: components.FlashSuccess, Text: flash}))
+}
+
+// connectedNetworks are the networks of a team's accounts, in the networks' order.
+func connectedNetworks(accounts []app.SocialAccount) []teams.NetworkMark {
+	has := map[app.Network]bool{}
+	for _, a := range accounts {
+		has[a.Type] = true
+	}
+	var out []teams.NetworkMark
+	for _, n := range app.Networks {
+		if has[n] {
+			out = append(out, teams.NetworkMark{Type: string(n), Name: n.DisplayName()})
+		}
+	}
+	return out
 }

@@ -23,6 +23,8 @@ type Deps struct {
 	Secret     []byte // keys the session cookie (see NewSessionStore)
 	Production bool   // Secure cookies
 	Logger     *slog.Logger
+	// Sandbox, when the server runs with SANDBOX=1, shows the sandbox inspector page (nil: no page).
+	Sandbox SandboxInspector
 }
 
 // Handler serves the dashboard.
@@ -34,6 +36,7 @@ type Handler struct {
 	nav      []layout.NavGroup
 	// production hides the development pages (the dev mailbox).
 	production bool
+	sandbox    SandboxInspector // nil without SANDBOX=1
 }
 
 // New builds the dashboard handler. Deps.Secret must not be empty.
@@ -50,9 +53,10 @@ func New(d Deps) *Handler {
 		log:      log,
 		sessions: NewSessionStore(d.Secret, d.Production),
 		csrf:     csrfMiddleware(d.Production),
-		nav:      navigation(),
+		nav:      navigation(d.Sandbox != nil),
 
 		production: d.Production,
+		sandbox:    d.Sandbox,
 	}
 }
 
@@ -68,11 +72,14 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.GET(pathHome, h.home, signedIn...).Name = routeHome
 	h.registerAccount(e, public, signedIn)
 	h.registerOrganization(e, signedIn)
+	h.registerTeamAccounts(e, signedIn)
+	h.registerPortal(e, public)
 	h.registerMedia(e, signedIn)
 	h.registerWebhooks(e, signedIn)
 	h.registerComposer(e, signedIn)
 	h.registerCalendar(e, signedIn)
 	h.registerPosts(e, signedIn)
+	h.registerSandbox(e, signedIn)
 	for _, a := range areas {
 		if !a.Built {
 			e.GET(a.Path, h.showArea(a), signedIn...).Name = a.ID
@@ -81,4 +88,11 @@ func (h *Handler) Register(e *echo.Echo) {
 	// The API reference and the assets are public and stateless: no session, no CSRF cookie.
 	e.GET(pathDocs, h.docs).Name = routeDocs
 	e.GET(pathStatic+"*", serveStatic).Name = routeStatic
+	// Browsers ask for /favicon.ico on pages without an icon link (the portal, the networks'
+	// consent pages of the sandbox): answer Crier's icon rather than a 404.
+	e.GET("/favicon.ico", func(c echo.Context) error {
+		c.SetParamNames("*")
+		c.SetParamValues("img/favicon.svg")
+		return serveStatic(c)
+	})
 }

@@ -49,8 +49,8 @@ type testBundle struct {
 
 // setup mounts the dashboard over a real Service on a fresh database, on an Echo configured like
 // the server (request ids, a strict CSP, an error handler that renders ErrorPage), and signs a new
-// user up.
-func setup(t *testing.T) *testBundle {
+// user up. deps adjust the dashboard's dependencies (e.g. a sandbox).
+func setup(t *testing.T, deps ...func(*web.Deps)) *testBundle {
 	t.Helper()
 	pool, _ := storetest.NewDB(t)
 	svc := app.New(pool, slog.New(slog.DiscardHandler), app.Options{BaseURL: "http://crier.test"})
@@ -67,7 +67,11 @@ func setup(t *testing.T) *testBundle {
 		}
 		require.NoError(t, web.ErrorPage(c, status, message, c.Response().Header().Get(echo.HeaderXRequestID)))
 	}
-	web.New(web.Deps{Service: svc, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}).Register(e)
+	d := web.Deps{Service: svc, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}
+	for _, f := range deps {
+		f(&d)
+	}
+	web.New(d).Register(e)
 	sess, err := svc.Signup(context.Background(), app.SignupParams{Email: "ada-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com",
 		Password: "a long enough password", FirstName: "Ada"})
 	require.NoError(t, err)

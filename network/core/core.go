@@ -209,7 +209,10 @@ type OAuth2 struct {
 	ScopeSep     string        // "," for networks that want comma-separated scopes (default " ")
 	ClientIDName string        // "client_key" for TikTok (default client_id)
 	Extra        url.Values    // fixed extra authorize parameters (access_type=offline, duration=permanent …)
-	HTTP         *http.Client
+	// KeepExtra names fields of the code exchange's answer kept (as JSON) in Token.Secrets under
+	// their own name (Discord's "webhook" with the webhook.incoming scope).
+	KeepExtra []string
+	HTTP      *http.Client
 }
 
 // AuthorizeURL builds the consent URL.
@@ -262,7 +265,15 @@ func (o *OAuth2) Exchange(ctx context.Context, req app.ExchangeRequest) (*app.To
 	if err != nil {
 		return nil, o.tokenError(err)
 	}
-	return FromOAuth2(t), nil
+	out := FromOAuth2(t)
+	for _, name := range o.KeepExtra {
+		if v := t.Extra(name); v != nil {
+			if b, err := json.Marshal(v); err == nil {
+				out.Secrets[name] = string(b)
+			}
+		}
+	}
+	return out, nil
 }
 
 // Refresh renews a token with its refresh token.

@@ -4,6 +4,10 @@
 // refreshable) is only for identity; the guild's channels are read — and later posted to — with the
 // app-wide bot token (Authorization: Bot …, DISCORD_BOT_TOKEN). Errors: {"code","message"}; 429
 // carries retry_after (seconds) in the body and X-RateLimit-Reset-After.
+//
+// The webhook.incoming scope also makes the user pick a channel for an incoming webhook; the token
+// answer then carries webhook {id, name, avatar, url, channel_id, token …}, kept with the token and
+// shown on that channel (Channel.webhook).
 package discord
 
 import (
@@ -24,9 +28,10 @@ import (
 // Real endpoints.
 var Real = core.Endpoints{Auth: "https://discord.com", API: "https://discord.com"}
 
-// Permissions the bot asks: View Channel, Send Messages, Embed Links, Attach Files, Create Public
-// Threads, Send Messages in Threads.
-const Permissions = 1024 | 2048 | 16384 | 32768 | 34359738368 | 274877906944
+// Permissions the bot asks: View Channel, Send Messages, Embed Links, Attach Files, Read Message
+// History (replies reference a message; publishing reads recent messages to reconcile an attempt),
+// Create Public Threads, Send Messages in Threads.
+const Permissions = 1024 | 2048 | 16384 | 32768 | 65536 | 34359738368 | 274877906944
 
 // Adapter talks to Discord.
 type Adapter struct {
@@ -41,9 +46,9 @@ func New(ep core.Endpoints, cred core.Credentials) *Adapter {
 	base := strings.TrimRight(ep.API, "/") + "/api/v10"
 	return &Adapter{
 		oauth: &core.OAuth2{Network: app.Discord, Config: oauth2.Config{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret,
-			Scopes:   []string{"bot", "identify", "guilds"},
+			Scopes:   []string{"bot", "identify", "guilds", "webhook.incoming"},
 			Endpoint: oauth2.Endpoint{AuthURL: strings.TrimRight(ep.Auth, "/") + "/oauth2/authorize", TokenURL: base + "/oauth2/token", AuthStyle: oauth2.AuthStyleInParams}},
-			Extra: url.Values{"permissions": {fmt.Sprint(Permissions)}, "integration_type": {"0"}}},
+			Extra: url.Values{"permissions": {fmt.Sprint(Permissions)}, "integration_type": {"0"}}, KeepExtra: []string{"webhook"}},
 		api:  core.NewClient(app.Discord, Classify),
 		base: base,
 		bot:  cred.BotToken,
@@ -68,7 +73,37 @@ func (a *Adapter) Exchange(ctx context.Context, r app.ExchangeRequest) (*app.Tok
 		return nil, &app.NetworkError{Network: app.Discord, Class: app.ErrPermanent, Code: "no_guild", Message: "No server was chosen for the bot"}
 	}
 	t.Secrets["guildId"] = guild
+	if w, ok := t.Secrets["webhook"]; ok {
+		delete(t.Secrets, "webhook")
+		t.Secrets[SecretWebhook] = w
+	}
 	return t, nil
+}
+
+// SecretWebhook is where the install's incoming webhook is kept in Token.Secrets (a refresh
+// answers none; the service keeps the earlier one).
+const SecretWebhook = "incomingWebhook"
+
+// Webhook is the token answer's webhook (webhook.incoming scope).
+type Webhook struct {
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Avatar    *string `json:"avatar"`
+	URL       string  `json:"url"`
+	ChannelID string  `json:"channel_id"`
+}
+
+// webhookOf answers the channel's webhook when the install's incoming webhook posts to it.
+func webhookOf(t *app.Token, channelID string) *app.ChannelWebhook {
+	var w Webhook
+	if t == nil || t.Secrets[SecretWebhook] == "" || json.Unmarshal([]byte(t.Secrets[SecretWebhook]), &w) != nil || w.ChannelID != channelID {
+		return nil
+	}
+	out := &app.ChannelWebhook{ID: core.Str(w.ID), Name: core.Str(w.Name), URL: core.Str(w.URL)}
+	if w.Avatar != nil && *w.Avatar != "" {
+		out.Avatar = core.Str("https://cdn.discordapp.com/avatars/" + w.ID + "/" + *w.Avatar + ".png")
+	}
+	return out
 }
 
 // Refresh renews the user token.
@@ -123,7 +158,7 @@ func (a *Adapter) Channels(ctx context.Context, t *app.Token) ([]app.Channel, er
 	out := []app.Channel{}
 	for _, c := range cs {
 		if c.Type == 0 || c.Type == 5 || c.Type == 15 {
-			out = append(out, app.Channel{ID: c.ID, Name: core.Str(c.Name), Username: core.Str("#" + c.Name)})
+			out = append(out, app.Channel{ID: c.ID, Name: core.Str(c.Name), Username: core.Str("#" + c.Name), Webhook: webhookOf(t, c.ID)})
 		}
 	}
 	return out, nil

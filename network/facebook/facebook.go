@@ -43,9 +43,9 @@ type Adapter struct {
 	cred    core.Credentials
 }
 
-// New builds the adapter.
-func New(ep core.Endpoints, cred core.Credentials) *Adapter {
-	return NewGraph(app.Facebook, Scopes, ep, cred)
+// New builds the adapter of Facebook Pages (the Graph base with page publishing, publish.go).
+func New(ep core.Endpoints, cred core.Credentials) *Pages {
+	return &Pages{Adapter: NewGraph(app.Facebook, Scopes, ep, cred)}
 }
 
 // NewGraph builds a Facebook-Login Graph adapter for network n asking scopes.
@@ -235,11 +235,12 @@ func Classify(status int, h http.Header, body []byte) *app.NetworkError {
 	return ne
 }
 
-// regainAccess reads estimated_time_to_regain_access (minutes) from X-Business-Use-Case-Usage.
+// regainAccess reads estimated_time_to_regain_access (minutes) from X-Business-Use-Case-Usage;
+// without it, an X-App-Usage at 100% (Platform rate limits, a rolling hour) reopens within the hour.
 func regainAccess(h http.Header) time.Time {
 	raw := h.Get("X-Business-Use-Case-Usage")
 	if raw == "" {
-		return time.Time{}
+		return appUsage(h)
 	}
 	var usage map[string][]struct {
 		Minutes int `json:"estimated_time_to_regain_access"`
@@ -257,4 +258,21 @@ func regainAccess(h http.Header) time.Time {
 		return time.Time{}
 	}
 	return time.Now().Add(time.Duration(most) * time.Minute)
+}
+
+// appUsage reads X-App-Usage ({"call_count","total_cputime","total_time"} in percent): at 100 the
+// app is throttled until the rolling one-hour window lets calls through again.
+func appUsage(h http.Header) time.Time {
+	var u struct {
+		CallCount    int `json:"call_count"`
+		TotalCPUTime int `json:"total_cputime"`
+		TotalTime    int `json:"total_time"`
+	}
+	if raw := h.Get("X-App-Usage"); raw == "" || json.Unmarshal([]byte(raw), &u) != nil {
+		return time.Time{}
+	}
+	if max(u.CallCount, u.TotalCPUTime, u.TotalTime) < 100 {
+		return time.Time{}
+	}
+	return time.Now().Add(time.Hour)
 }

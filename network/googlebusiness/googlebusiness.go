@@ -26,6 +26,7 @@ type Adapter struct {
 	oauth                    *core.OAuth2
 	api                      *core.Client
 	userinfo, accounts, info string
+	posts                    string // My Business API v4 (localPosts)
 }
 
 // New builds the adapter. Against the real Google the APIs are on their own hosts; any other API
@@ -33,9 +34,10 @@ type Adapter struct {
 func New(ep core.Endpoints, cred core.Credentials) *Adapter {
 	a := &Adapter{oauth: google.OAuth(app.GoogleBusiness, Scopes, ep, cred), api: core.NewClient(app.GoogleBusiness, google.Classify)}
 	base := strings.TrimRight(ep.API, "/")
-	a.userinfo, a.accounts, a.info = base, base, base
+	a.userinfo, a.accounts, a.info, a.posts = base, base, base, base
 	if ep.API == google.Real.API {
 		a.accounts, a.info = "https://mybusinessaccountmanagement.googleapis.com", "https://mybusinessbusinessinformation.googleapis.com"
+		a.posts = "https://mybusiness.googleapis.com"
 	}
 	return a
 }

@@ -34,6 +34,4 @@ func TestChannelsAreLinkedBusinessAccounts(t *testing.T) {
 	require.Equal(t, "134895793791914", *cs[0].Metadata.FacebookPageID)
 	require.Equal(t, "EAAPage", cs[0].Token)
 
-	_, err = a.AuthorizeURL(context.Background(), app.AuthorizeRequest{Options: app.ConnectOptions{InstagramConnectionMethod: "INSTAGRAM"}})
-	require.Equal(t, app.ENotImplemented, app.ErrorCode(err))
 }

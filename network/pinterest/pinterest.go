@@ -10,12 +10,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints: consent on www.pinterest.com, API and token on api.pinterest.com.
@@ -29,6 +32,8 @@ type Adapter struct {
 	oauth *core.OAuth2
 	api   *core.Client
 	base  string
+	// Poll paces the polling of a video's processing (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter.
@@ -123,7 +128,7 @@ func (a *Adapter) Check(ctx context.Context, t *app.Token) error {
 }
 
 // Classify reads Pinterest's {"code","message"} errors.
-func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
+func Classify(status int, h http.Header, body []byte) *app.NetworkError {
 	if status >= 200 && status < 300 {
 		return nil
 	}
@@ -139,5 +144,26 @@ func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
 	if ne.Message == "" {
 		ne.Message = core.Snippet(body)
 	}
+	if status == http.StatusTooManyRequests {
+		ne.ResetAt = rateLimitReset(h, time.Now())
+	}
+	if strings.Contains(ne.Message, "Unable to reach the URL") {
+		ne.Class = app.ErrTransient // Pinterest could not fetch the media this time (postiz retries)
+	}
 	return ne
+}
+
+// rateLimitReset reads Pinterest's X-RateLimit-Reset (seconds until the window reopens; an epoch
+// when it is that large), then Retry-After; without either, the per-minute category window.
+func rateLimitReset(h http.Header, now time.Time) time.Time {
+	if v, err := strconv.ParseFloat(strings.TrimSpace(h.Get("X-RateLimit-Reset")), 64); err == nil && v > 0 {
+		if v > 1e9 {
+			return time.Unix(int64(v), 0).UTC()
+		}
+		return now.Add(time.Duration(v * float64(time.Second)))
+	}
+	if t := core.RetryAfter(h, now); !t.IsZero() {
+		return t
+	}
+	return now.Add(time.Minute)
 }

@@ -91,5 +91,6 @@ func blueskyDialect() *dialect {
 				"avatar": u.Avatar, "followersCount": 0, "followsCount": 0, "postsCount": 0})
 		},
 	}
+	blueskyPublish(d)
 	return d
 }

@@ -26,6 +26,9 @@ func discordDialect() *dialect {
 			if strings.Contains(scope, "bot") {
 				out["guild"] = map[string]any{"id": discordGuild(u), "name": u.Name + "'s server"}
 			}
+			if w := discordIncomingWebhook(q, scope, u); w != nil {
+				out["webhook"] = w
+			}
 			q.json(http.StatusOK, out)
 		},
 		writeError: func(q *req, e apiError) {
@@ -95,7 +98,26 @@ func discordDialect() *dialect {
 			q.json(http.StatusOK, out)
 		}),
 	}
+	discordPublish(d)
 	return d
 }
 
 func discordGuild(u *User) string { return numericID(u.ID + "/guild") }
+
+// discordIncomingWebhook is the token answer's webhook when the consent asked webhook.incoming (the
+// code exchange only; a refresh answers none). The user "picks" the first text channel; the URL is
+// the twin's own webhooks path.
+func discordIncomingWebhook(q *req, scope string, u *User) map[string]any {
+	if q.r.Form.Get("grant_type") == "refresh_token" || !strings.Contains(" "+scope+" ", " webhook.incoming ") || len(u.Channels) == 0 {
+		return nil
+	}
+	c := u.Channels[0]
+	id, token := numericID(u.ID+"/webhook/"+c.ID), randID("")
+	scheme := "http"
+	if q.r.TLS != nil {
+		scheme = "https"
+	}
+	return map[string]any{"id": id, "type": 1, "name": "Crier", "avatar": nil, "channel_id": c.ID, "guild_id": discordGuild(u),
+		"application_id": numericID("discord/app"), "token": token,
+		"url": scheme + "://" + q.r.Host + "/sandbox/discord/api/webhooks/" + id + "/" + token}
+}

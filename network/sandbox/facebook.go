@@ -73,6 +73,7 @@ func facebookDialect() *dialect {
 			q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 		},
 	}
+	facebookPublish(d)
 	return d
 }
 

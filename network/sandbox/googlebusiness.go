@@ -42,5 +42,6 @@ func googleBusinessDialect() *dialect {
 			q.json(http.StatusOK, map[string]any{"locations": locs})
 		},
 	}
+	googleBusinessPublish(d)
 	return d
 }

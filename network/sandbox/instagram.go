@@ -9,7 +9,8 @@ import (
 
 // Instagram through Facebook Login: Facebook's dialog, token and Graph shapes; each simulated page
 // but the last has an Instagram professional account linked (instagram_business_account), so a
-// page without one is skipped as on the real Graph.
+// page without one is skipped as on the real Graph. Instagram Login's endpoints are
+// instagram_login.go.
 func instagramDialect() *dialect {
 	d := facebookDialect()
 	d.seg, d.title, d.network = "instagram", "Instagram", app.Instagram
@@ -35,5 +36,7 @@ func instagramDialect() *dialect {
 		}
 		q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 	}
+	instagramPublish(d)
+	instagramLogin(d) // instagram_login.go
 	return d
 }

@@ -86,5 +86,6 @@ func linkedinDialect() *dialect {
 			d.writeError(q, apiError{Status: http.StatusForbidden, Code: "ACCESS_DENIED", Message: "Not enough permissions to access: organizations.GET.20260101"})
 		}),
 	}
+	linkedinPublish(d)
 	return d
 }

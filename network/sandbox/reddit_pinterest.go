@@ -13,7 +13,7 @@ import (
 // access tokens, permanent refresh tokens that do not rotate; /api/v1/me and
 // /subreddits/mine/subscriber (a Listing); errors {"message","error"}; X-Ratelimit-* headers.
 func redditDialect() *dialect {
-	return &dialect{
+	return redditPublish(&dialect{
 		seg: "reddit", title: "Reddit", network: app.Reddit,
 		authorizePath: "/api/v1/authorize", tokenPath: "/api/v1/access_token", basicAuth: true, accessTTL: time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
@@ -58,7 +58,7 @@ func redditDialect() *dialect {
 				q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "dist": len(children), "children": children}})
 			},
 		},
-	}
+	})
 }
 
 // Pinterest: consent /oauth/, token /v5/oauth/token (Basic client auth, form), ~30-day access and

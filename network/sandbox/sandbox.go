@@ -269,7 +269,8 @@ func (n *Net) issue(u *User, scope string) (access, refresh string, ttl time.Dur
 // ServeHTTP routes /sandbox/<net>/… to the network's simulator.
 func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The consent form redirects to Crier's callback, then to the connect's redirectUrl.
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; form-action *; frame-ancestors 'none'")
+	// The consent page is the simulator's, not Crier's: its few inline styles are allowed here.
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:; form-action *; frame-ancestors 'none'")
 	rest := strings.TrimPrefix(r.URL.Path, "/sandbox")
 	rest = strings.Trim(rest, "/")
 	seg, path, _ := strings.Cut(rest, "/")
@@ -307,6 +308,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n.serve(q)
 	if !strings.HasPrefix(path, "/_sandbox") {
 		n.calls = append(n.calls, Call{At: s.Now().UTC(), Method: r.Method, Path: path, Query: redactQuery(r.URL.Query()), Status: rec.status})
+		if len(n.calls) > MaxCalls { // keep the newest (inspect.go)
+			n.calls = append(n.calls[:0], n.calls[len(n.calls)-MaxCalls:]...)
+		}
 	}
 }
 
@@ -502,7 +506,7 @@ func (n *Net) control(q *req) {
 }
 
 var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} (sandbox) – Authorize</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}} (sandbox) – Authorize</title><link rel="icon" href="data:,"></head>
 <body style="font-family:sans-serif;max-width:32rem;margin:3rem auto">
 <h1>{{.Title}} <small>sandbox</small></h1>
 <p><strong>{{.ClientID}}</strong> wants to access your {{.Title}} account{{if .Scope}} ({{.Scope}}){{end}}.</p>

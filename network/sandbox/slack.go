@@ -17,10 +17,14 @@ func slackDialect() *dialect {
 		seg: "slack", title: "Slack", network: app.Slack,
 		authorizePath: "/oauth/v2/authorize", tokenPath: "/api/oauth.v2.access", rotate: true, accessTTL: 12 * time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
-			q.json(http.StatusOK, map[string]any{"ok": true, "access_token": "xoxb-" + access, "token_type": "bot", "scope": scope,
+			out := map[string]any{"ok": true, "access_token": "xoxb-" + access, "token_type": "bot", "scope": scope,
 				"bot_user_id": "U0BOT" + u.ID[:4], "app_id": "A0SANDBOX", "expires_in": int(ttl.Seconds()), "refresh_token": refresh,
 				"team": map[string]string{"id": "T" + u.ID[:8], "name": u.Name}, "enterprise": nil,
-				"authed_user": map[string]string{"id": "U" + u.ID[:8]}})
+				"authed_user": map[string]string{"id": "U" + u.ID[:8]}}
+			if w := slackIncomingWebhook(q, scope, u); w != nil {
+				out["incoming_webhook"] = w
+			}
+			q.json(http.StatusOK, out)
 		},
 		writeTokenError: func(q *req, status int, code, msg string) {
 			if status == http.StatusTooManyRequests || status >= 500 {
@@ -78,5 +82,24 @@ func slackDialect() *dialect {
 			q.json(http.StatusOK, map[string]any{"ok": true, "channels": chs, "response_metadata": map[string]string{"next_cursor": ""}})
 		},
 	}
+	slackPublish(d)
 	return d
+}
+
+// slackIncomingWebhook is oauth.v2.access's incoming_webhook when the install asked the
+// incoming-webhook scope (the code exchange only; a refresh answers none, as on Slack). The user
+// "picks" the first channel (#general); the URL is the twin's own hooks path.
+func slackIncomingWebhook(q *req, scope string, u *User) map[string]string {
+	if q.r.Form.Get("grant_type") == "refresh_token" || !strings.Contains(","+scope+",", ",incoming-webhook,") || len(u.Channels) == 0 {
+		return nil
+	}
+	c := u.Channels[0]
+	hook := "B" + strings.ToUpper(numericID(u.ID + "/hook/" + c.ID)[:9])
+	scheme := "http"
+	if q.r.TLS != nil {
+		scheme = "https"
+	}
+	return map[string]string{"channel": "#" + c.Name, "channel_id": c.ID,
+		"configuration_url": "https://" + u.Login + ".slack.com/services/" + hook,
+		"url":               scheme + "://" + q.r.Host + "/sandbox/slack/services/T" + u.ID[:8] + "/" + hook + "/" + numericID(hook)}
 }

@@ -12,7 +12,7 @@ import (
 // non-rotating refresh tokens, the profile at /v1/public_profiles/my_profile in Snap's
 // {"request_status","request_id",…} envelope.
 func snapchatDialect() *dialect {
-	return &dialect{
+	d := &dialect{
 		seg: "snapchat", title: "Snapchat", network: app.Snapchat,
 		authorizePath: "/login/oauth2/authorize", tokenPath: "/login/oauth2/access_token", accessTTL: 30 * time.Minute,
 		writeToken: standardToken,
@@ -37,4 +37,6 @@ func snapchatDialect() *dialect {
 			},
 		},
 	}
+	snapchatPublish(d)
+	return d
 }

@@ -55,5 +55,6 @@ func threadsDialect() *dialect {
 	exchange := longLived("th_exchange_token", "access_token", true)
 	refresh := longLived("th_refresh_token", "access_token", false)
 	d.unauthenticated = map[string]func(q *req){"GET /access_token": exchange, "GET /refresh_access_token": refresh}
+	threadsPublish(d)
 	return d
 }

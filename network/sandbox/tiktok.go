@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/crier/crier/app"
@@ -9,12 +10,13 @@ import (
 
 // TikTok: consent at /v2/auth/authorize/ (client_key), token at /v2/oauth/token/ (form with
 // client_key and client_secret), 24-hour access tokens with rotating 365-day refresh tokens; the user
-// at /v2/user/info/. Every answer carries {"error":{"code","message","log_id"}}, "ok" on success.
+// at /v2/user/info/ (is_business_account when asked: true for logins starting with "biz_", see
+// TikTokBusinessLogin). Every answer carries {"error":{"code","message","log_id"}}, "ok" on success.
 func tiktokDialect() *dialect {
 	envelope := func(q *req, status int, data any, code, msg string) {
 		q.json(status, map[string]any{"data": data, "error": map[string]string{"code": code, "message": msg, "log_id": randID("2026")[:24]}})
 	}
-	return &dialect{
+	d := &dialect{
 		seg: "tiktok", title: "TikTok", network: app.TikTok,
 		authorizePath: "/v2/auth/authorize", tokenPath: "/v2/oauth/token", rotate: true, accessTTL: 24 * time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
@@ -45,9 +47,20 @@ func tiktokDialect() *dialect {
 		routes: map[string]func(q *req){
 			"GET /v2/user/info": func(q *req) {
 				u := q.user
-				envelope(q, http.StatusOK, map[string]any{"user": map[string]any{"open_id": u.ID, "union_id": "u" + u.ID, "avatar_url": u.Avatar,
-					"display_name": u.Name, "username": u.Login, "bio_description": u.Bio}}, "ok", "")
+				user := map[string]any{"open_id": u.ID, "union_id": "u" + u.ID, "avatar_url": u.Avatar,
+					"display_name": u.Name, "username": u.Login, "bio_description": u.Bio}
+				for _, f := range strings.Split(q.r.URL.Query().Get("fields"), ",") {
+					if f == "is_business_account" {
+						user[f] = TikTokBusinessLogin(u.Login)
+					}
+				}
+				envelope(q, http.StatusOK, map[string]any{"user": user}, "ok", "")
 			},
 		},
 	}
+	tiktokPublish(d)
+	return d
 }
+
+// TikTokBusinessLogin tells the twin's business accounts: logins starting with "biz_".
+func TikTokBusinessLogin(login string) bool { return strings.HasPrefix(login, "biz_") }

@@ -14,7 +14,7 @@ import (
 // user at /oauth2/v3/userinfo, channels at /youtube/v3/channels?mine=true. Errors are Google's
 // {"error":{code,message,errors:[{domain,reason,message}],status}}.
 func youtubeDialect() *dialect {
-	return &dialect{
+	d := &dialect{
 		seg: "youtube", title: "YouTube", network: app.YouTube,
 		authorizePath: "/o/oauth2/v2/auth", tokenPath: "/token", accessTTL: time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
@@ -53,6 +53,8 @@ func youtubeDialect() *dialect {
 			},
 		},
 	}
+	youtubePublish(d)
+	return d
 }
 
 // googleError answers in Google's shape; the code is the reason (quotaExceeded, rateLimitExceeded …).

@@ -2,7 +2,10 @@
 // slack.com/oauth/v2/authorize with bot scopes; POST /api/oauth.v2.access answers a bot token
 // (xoxb-, no expiry unless token rotation is on — then expires_in and a refresh token come too).
 // The workspace is the account (team.info), its conversations the channels (conversations.list,
-// cursor pagination). Slack answers errors as HTTP 200 {"ok":false,"error":"<code>"}; throttling is
+// cursor pagination). With the incoming-webhook scope the install also creates an incoming webhook
+// for a channel the user picks (oauth.v2.access's incoming_webhook {channel, channel_id, url,
+// configuration_url}); it is kept with the token and shown on that channel (Channel.webhook).
+// Slack answers errors as HTTP 200 {"ok":false,"error":"<code>"}; throttling is
 // 429 with Retry-After.
 package slack
 
@@ -25,7 +28,7 @@ var Real = core.Endpoints{Auth: "https://slack.com", API: "https://slack.com"}
 
 // Scopes are the bot scopes asked at install.
 var Scopes = []string{"chat:write", "chat:write.public", "chat:write.customize", "channels:read", "groups:read", "channels:join",
-	"files:write", "channels:history", "groups:history", "reactions:read", "users:read", "team:read"}
+	"files:write", "channels:history", "groups:history", "reactions:read", "users:read", "team:read", "incoming-webhook"}
 
 // Adapter talks to Slack.
 type Adapter struct {
@@ -69,6 +72,7 @@ func (a *Adapter) access(ctx context.Context, form url.Values) (*app.Token, erro
 		AuthedUser struct {
 			ID string `json:"id"`
 		} `json:"authed_user"`
+		IncomingWebhook *IncomingWebhook `json:"incoming_webhook"`
 	}
 	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/oauth.v2.access", Form: form}, &out); err != nil {
 		return nil, err
@@ -78,7 +82,37 @@ func (a *Adapter) access(ctx context.Context, form url.Values) (*app.Token, erro
 	if out.ExpiresIn > 0 {
 		t.Expiry = time.Now().Add(time.Duration(out.ExpiresIn) * time.Second)
 	}
+	if w := out.IncomingWebhook; w != nil && w.URL != "" {
+		b, _ := json.Marshal(w)
+		t.Secrets[SecretWebhook] = string(b)
+	}
 	return t, nil
+}
+
+// IncomingWebhook is oauth.v2.access's incoming_webhook (the incoming-webhook scope).
+type IncomingWebhook struct {
+	Channel          string `json:"channel"`
+	ChannelID        string `json:"channel_id"`
+	ConfigurationURL string `json:"configuration_url"`
+	URL              string `json:"url"`
+}
+
+// SecretWebhook is where the install's incoming webhook is kept in Token.Secrets (a refresh
+// answers none; the service keeps the earlier one).
+const SecretWebhook = "incomingWebhook"
+
+// webhookOf answers the channel's webhook when the install's incoming webhook posts to it.
+func webhookOf(t *app.Token, channelID string) *app.ChannelWebhook {
+	var w IncomingWebhook
+	if t == nil || t.Secrets[SecretWebhook] == "" || json.Unmarshal([]byte(t.Secrets[SecretWebhook]), &w) != nil || w.ChannelID != channelID {
+		return nil
+	}
+	out := &app.ChannelWebhook{Name: core.Str(w.Channel), URL: core.Str(w.URL)}
+	// The configuration URL ends with the webhook's id (…/services/B0123ABC).
+	if i := strings.LastIndex(w.ConfigurationURL, "/"); i >= 0 && i < len(w.ConfigurationURL)-1 {
+		out.ID = core.Str(w.ConfigurationURL[i+1:])
+	}
+	return out
 }
 
 // Exchange trades the code for the bot token.
@@ -137,7 +171,7 @@ func (a *Adapter) Channels(ctx context.Context, t *app.Token) ([]app.Channel, er
 			return nil, err
 		}
 		for _, c := range l.Channels {
-			out = append(out, app.Channel{ID: c.ID, Name: core.Str(c.Name), Username: core.Str("#" + c.Name)})
+			out = append(out, app.Channel{ID: c.ID, Name: core.Str(c.Name), Username: core.Str("#" + c.Name), Webhook: webhookOf(t, c.ID)})
 		}
 		if cursor = l.ResponseMetadata.NextCursor; cursor == "" {
 			break

@@ -26,7 +26,7 @@ func TestAdapterAgainstDocumentedShapes(t *testing.T) {
 				_, _ = w.Write([]byte(`{"ok":false,"error":"invalid_code"}`))
 				return
 			}
-			_, _ = w.Write([]byte(`{"ok":true,"access_token":"xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy","token_type":"bot","scope":"commands,incoming-webhook","bot_user_id":"U0KRQLJ9H","app_id":"A0KRD7HC3","team":{"name":"Slack Softball Team","id":"T9TK3CUKW"},"enterprise":{"name":"slack-sports","id":"E12345678"},"authed_user":{"id":"U1234","scope":"chat:write","access_token":"xoxp-1234","token_type":"user"}}`))
+			_, _ = w.Write([]byte(`{"ok":true,"access_token":"xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy","token_type":"bot","scope":"commands,incoming-webhook","bot_user_id":"U0KRQLJ9H","app_id":"A0KRD7HC3","team":{"name":"Slack Softball Team","id":"T9TK3CUKW"},"enterprise":{"name":"slack-sports","id":"E12345678"},"authed_user":{"id":"U1234","scope":"chat:write","access_token":"xoxp-1234","token_type":"user"},"incoming_webhook":{"channel":"#random","channel_id":"C061EG9T2","configuration_url":"https://teamname.slack.com/services/B0123ABC","url":"https://hooks.slack.com/services/T9TK3CUKW/B0123ABC/1234567890abcdef"}}`))
 		case "/api/team.info":
 			_, _ = w.Write([]byte(`{"ok":true,"team":{"id":"T12345","name":"My Team","domain":"example","email_domain":"example.com","icon":{"image_34":"https://a/34.png","image_132":"https://a/132.png","image_default":true}}}`))
 		case "/api/conversations.list":
@@ -52,6 +52,11 @@ func TestAdapterAgainstDocumentedShapes(t *testing.T) {
 	cs, err := a.Channels(context.Background(), tok)
 	require.NoError(t, err)
 	require.Len(t, cs, 2)
+	require.Nil(t, cs[0].Webhook)
+	require.NotNil(t, cs[1].Webhook, "the install's incoming webhook posts to #random")
+	require.Equal(t, "https://hooks.slack.com/services/T9TK3CUKW/B0123ABC/1234567890abcdef", *cs[1].Webhook.URL)
+	require.Equal(t, "#random", *cs[1].Webhook.Name)
+	require.Equal(t, "B0123ABC", *cs[1].Webhook.ID)
 
 	h := http.Header{}
 	h.Set("Retry-After", "30")

@@ -1,13 +1,15 @@
 // Package tiktok is the adapter of TikTok (Login Kit v2 and the Content Posting API): consent at
 // www.tiktok.com/v2/auth/authorize/ with client_key and comma-separated scopes; the token endpoint
 // (open.tiktokapis.com/v2/oauth/token/, form with client_key) issues access tokens with rotating
-// refresh tokens — the newest refresh_token is always kept; the user from /v2/user/info/.
+// refresh tokens — the newest refresh_token is always kept; the user from /v2/user/info/ (with
+// is_business_account when TikTok answers it: isTiktokBusinessAccount).
 // Errors: {"data":{},"error":{"code","message","log_id"}} where code "ok" means success.
 package tiktok
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints.
@@ -32,6 +35,10 @@ type Adapter struct {
 	tok   *core.Client
 	base  string
 	cred  core.Credentials
+	// Publishing (publish.go): Poll paces status fetches; PullFromURL sends videos as
+	// PULL_FROM_URL (the media host must be a verified domain) instead of FILE_UPLOAD chunks.
+	Poll        pubutil.Poller
+	PullFromURL bool
 }
 
 // New builds the adapter.
@@ -91,27 +98,41 @@ func (a *Adapter) Refresh(ctx context.Context, t *app.Token) (*app.Token, error)
 	return a.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}})
 }
 
-// Profile reads /v2/user/info/.
+// profileFields are the documented user fields Crier reads (user.info.basic and user.info.profile).
+const profileFields = "open_id,avatar_url,display_name,username,bio_description"
+
+// BusinessField is the user field telling a business account from a personal one; it is asked
+// beside the documented fields, and a user info that refuses it (invalid_params, or a scope the
+// token lacks) is read again without it: the account's kind is then unknown (nil).
+const BusinessField = "is_business_account"
+
+// Profile reads /v2/user/info/, with the business-account flag when TikTok answers it.
 func (a *Adapter) Profile(ctx context.Context, t *app.Token) (*app.Profile, error) {
 	var out struct {
 		Data struct {
 			User struct {
-				OpenID         string `json:"open_id"`
-				AvatarURL      string `json:"avatar_url"`
-				DisplayName    string `json:"display_name"`
-				Username       string `json:"username"`
-				BioDescription string `json:"bio_description"`
-				IsVerified     bool   `json:"is_verified"`
+				OpenID            string `json:"open_id"`
+				AvatarURL         string `json:"avatar_url"`
+				DisplayName       string `json:"display_name"`
+				Username          string `json:"username"`
+				BioDescription    string `json:"bio_description"`
+				IsVerified        bool   `json:"is_verified"`
+				IsBusinessAccount *bool  `json:"is_business_account"`
 			} `json:"user"`
 		} `json:"data"`
 	}
-	err := a.api.Do(ctx, core.Request{URL: a.base + "/v2/user/info/?fields=open_id,avatar_url,display_name,username,bio_description", Bearer: t.AccessToken}, &out)
+	err := a.api.Do(ctx, core.Request{URL: a.base + "/v2/user/info/?fields=" + profileFields + "," + BusinessField, Bearer: t.AccessToken}, &out)
+	var ne *app.NetworkError
+	if err != nil && errors.As(err, &ne) && ne.Class == app.ErrPermanent &&
+		(ne.Code == "invalid_params" || ne.Code == "scope_not_authorized" || ne.Code == "scope_permission_missed") {
+		err = a.api.Do(ctx, core.Request{URL: a.base + "/v2/user/info/?fields=" + profileFields, Bearer: t.AccessToken}, &out)
+	}
 	if err != nil {
 		return nil, err
 	}
 	u := out.Data.User
 	return &app.Profile{ExternalID: u.OpenID, Username: u.Username, DisplayName: u.DisplayName, Bio: u.BioDescription, AvatarURL: u.AvatarURL,
-		UserID: u.OpenID, UserUsername: u.Username, UserDisplayName: u.DisplayName}, nil
+		UserID: u.OpenID, UserUsername: u.Username, UserDisplayName: u.DisplayName, TikTokBusiness: u.IsBusinessAccount}, nil
 }
 
 // Channels: a TikTok account is its own destination.
@@ -124,7 +145,7 @@ func (a *Adapter) Check(ctx context.Context, t *app.Token) error {
 }
 
 // Classify reads TikTok's {"error":{"code","message","log_id"}} (code "ok" on success).
-func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
+func Classify(status int, h http.Header, body []byte) *app.NetworkError {
 	var e struct {
 		Error struct {
 			Code    string `json:"code"`
@@ -142,8 +163,16 @@ func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
 	switch {
 	case ne.Code == "access_token_invalid":
 		ne.Class = app.ErrAuthExpired
-	case ne.Code == "rate_limit_exceeded" || ne.Code == "spam_risk_too_many_posts" || ne.Code == "spam_risk_too_many_pending_share":
+	case ne.Code == "rate_limit_exceeded" || status == http.StatusTooManyRequests:
+		// TikTok's limits are per minute (6 inits, 30 status fetches per token); it sends no reset.
 		ne.Class = app.ErrRateLimited
+		if ne.ResetAt = core.RetryAfter(h, time.Now()); ne.ResetAt.IsZero() {
+			ne.ResetAt = time.Now().Add(time.Minute)
+		}
+	case ne.Code == "spam_risk_too_many_posts" || ne.Code == "spam_risk_too_many_pending_share":
+		// Daily caps over a rolling 24 hours (networks.md: QuotaDeferred).
+		ne.Class = app.ErrRateLimited
+		ne.ResetAt = time.Now().Add(24 * time.Hour)
 	case ne.Code == "internal":
 		ne.Class = app.ErrTransient
 	case status < 300:

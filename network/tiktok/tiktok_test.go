@@ -30,6 +30,16 @@ func TestAdapterAgainstDocumentedShapes(t *testing.T) {
 			}
 			_, _ = w.Write([]byte(`{"access_token":"act.example12345","expires_in":86400,"open_id":"afd97af1-b87b-48b9-ac98-410aghda5344","refresh_expires_in":31536000,"refresh_token":"rft.example12345","scope":"user.info.basic,video.list","token_type":"Bearer"}`))
 		case "/v2/user/info/":
+			if r.Header.Get("Authorization") == "Bearer biz" {
+				require.Contains(t, r.URL.Query().Get("fields"), "is_business_account")
+				_, _ = w.Write([]byte(`{"data":{"user":{"open_id":"o","display_name":"Shop","username":"shop","is_business_account":true}},"error":{"code":"ok","message":"","log_id":"x"}}`))
+				return
+			}
+			if r.Header.Get("Authorization") == "Bearer old" && r.URL.Query().Get("fields") != "open_id,avatar_url,display_name,username,bio_description" {
+				w.WriteHeader(http.StatusBadRequest)
+				_, _ = w.Write([]byte(`{"data":{},"error":{"code":"invalid_params","message":"Invalid fields","log_id":"x"}}`))
+				return
+			}
 			_, _ = w.Write([]byte(`{"data":{"user":{"avatar_url":"https://p19-sign.tiktokcdn-us.com/a.jpeg","open_id":"723f24d7-e717-40f8-a2b6-cb8464cd23b4","union_id":"c9c60f44-a68e-4f5d-84dd-ce22faeb0ba1","display_name":"Tik Toker","username":"tiktoker"}},"error":{"code":"ok","message":"","log_id":"20220829194722CBE87ED59D524E727021"}}`))
 		}
 	}))
@@ -46,6 +56,14 @@ func TestAdapterAgainstDocumentedShapes(t *testing.T) {
 	p, err := a.Profile(context.Background(), tok)
 	require.NoError(t, err)
 	require.Equal(t, "tiktoker", p.Username)
+	require.Nil(t, p.TikTokBusiness, "no is_business_account in the answer: unknown")
+	p, err = a.Profile(context.Background(), &app.Token{AccessToken: "biz"})
+	require.NoError(t, err)
+	require.NotNil(t, p.TikTokBusiness)
+	require.True(t, *p.TikTokBusiness)
+	p, err = a.Profile(context.Background(), &app.Token{AccessToken: "old"})
+	require.NoError(t, err, "a user info refusing the business field is read again without it")
+	require.Nil(t, p.TikTokBusiness)
 	_, err = a.Refresh(context.Background(), &app.Token{RefreshToken: "dead"})
 	require.Equal(t, app.ErrAuthExpired, app.ClassOf(err))
 

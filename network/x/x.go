@@ -29,6 +29,8 @@ type Adapter struct {
 	oauth *core.OAuth2
 	api   *core.Client
 	base  string
+	// ChunkSize is the media upload's append segment size (DefaultChunkSize when 0).
+	ChunkSize int
 }
 
 // New builds the adapter against ep with the app's credentials.

@@ -26,6 +26,8 @@ type Adapter struct {
 	oauth *core.OAuth2
 	api   *core.Client
 	base  string
+	// ChunkSize is the resumable upload's chunk (a multiple of 256 KiB; publish.go).
+	ChunkSize int64
 }
 
 // New builds the adapter.

@@ -206,8 +206,13 @@ func Icon(name string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
+		case "flask":
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "<path d=\"M9 3.5h6M10 3.5v6L4.8 18.2A1.5 1.5 0 0 0 6.1 20.5h11.8a1.5 1.5 0 0 0 1.3-2.3L14 9.5v-6\"></path> <path d=\"M7.2 14.5h9.6\"></path>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</svg>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</svg>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -238,7 +243,7 @@ func LogoMark() templ.Component {
 			templ_7745c5c3_Var2 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<svg class=\"brand__mark\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\" width=\"28\" height=\"28\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#4f46e5\"></rect> <path d=\"M6.5 13.4c0-.8.6-1.4 1.4-1.4h2.6l7.1-4.3c.9-.5 2 .1 2 1.2v14.2c0 1-1.1 1.7-2 1.2L10.5 20H7.9c-.8 0-1.4-.6-1.4-1.4z\" fill=\"#fff\"></path> <path d=\"M11.2 20.6l1.3 4.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.4\" stroke-linecap=\"round\"></path> <path d=\"M22.6 12.6a4.8 4.8 0 0 1 0 6.8\" fill=\"none\" stroke=\"#c7d2fe\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path> <path d=\"M25.4 9.8a8.8 8.8 0 0 1 0 12.4\" fill=\"none\" stroke=\"#a5b4fc\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path></svg>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<svg class=\"brand__mark\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\" width=\"28\" height=\"28\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#4f46e5\"></rect> <path d=\"M6.5 13.4c0-.8.6-1.4 1.4-1.4h2.6l7.1-4.3c.9-.5 2 .1 2 1.2v14.2c0 1-1.1 1.7-2 1.2L10.5 20H7.9c-.8 0-1.4-.6-1.4-1.4z\" fill=\"#fff\"></path> <path d=\"M11.2 20.6l1.3 4.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.4\" stroke-linecap=\"round\"></path> <path d=\"M22.6 12.6a4.8 4.8 0 0 1 0 6.8\" fill=\"none\" stroke=\"#c7d2fe\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path> <path d=\"M25.4 9.8a8.8 8.8 0 0 1 0 12.4\" fill=\"none\" stroke=\"#a5b4fc\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path></svg>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -43,6 +43,12 @@ func (n *Networks) Base(net app.Network) string {
 // exchanged) and answers the token, as Crier's connect would store it.
 func (n *Networks) Connect(t testing.TB, net app.Network, login string) *app.Token {
 	t.Helper()
+	return n.ConnectWith(t, net, login, app.ConnectOptions{})
+}
+
+// ConnectWith is Connect with the connect's options (Instagram's connection method …).
+func (n *Networks) ConnectWith(t testing.TB, net app.Network, login string, opts app.ConnectOptions) *app.Token {
+	t.Helper()
 	ctx := context.Background()
 	a := n.Adapters[net]
 	if a == nil {
@@ -56,7 +62,7 @@ func (n *Networks) Connect(t testing.TB, net app.Network, login string) *app.Tok
 		return tok
 	}
 	const redirect = "http://127.0.0.1:1/oauth/callback"
-	req := app.AuthorizeRequest{RedirectURI: redirect, State: "sandboxtest", Verifier: oauth2.GenerateVerifier()}
+	req := app.AuthorizeRequest{RedirectURI: redirect, State: "sandboxtest", Verifier: oauth2.GenerateVerifier(), Options: opts}
 	if ia, ok := a.(app.InstanceApps); ok {
 		server, err := ia.NormalizeServer(n.Base(net))
 		if err != nil {
@@ -94,7 +100,7 @@ func (n *Networks) Connect(t testing.TB, net app.Network, login string) *app.Tok
 		query[k] = back.Query().Get(k)
 	}
 	tok, err := a.Exchange(ctx, app.ExchangeRequest{Code: query["code"], RedirectURI: redirect, Verifier: req.Verifier,
-		ServerURL: req.ServerURL, Query: query, ClientID: req.ClientID, ClientSecret: req.ClientSecret})
+		ServerURL: req.ServerURL, Query: query, ClientID: req.ClientID, ClientSecret: req.ClientSecret, Options: opts})
 	if err != nil {
 		t.Fatalf("%s exchange: %v", net, err)
 	}

@@ -1,0 +1,179 @@
+package sandbox
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Discord publishing (bot token): POST /api/v10/channels/{id}/messages as JSON {content, nonce,
+// enforce_nonce, message_reference} or multipart (payload_json + files[n]); GET one message, GET
+// the channel's recent messages (newest first, ?limit), DELETE a message (204). Validates what
+// Discord validates: content ≤ 2,000 characters, not empty without files, ≤ 10 attachments of ≤ 10
+// MiB, text channels only, an existing referenced message; enforce_nonce answers the earlier
+// message of the same nonce instead of creating a second one.
+func discordPublish(d *dialect) {
+	bot := func(h func(q *req, u *User, ch Channel, rest []string)) func(q *req) {
+		return func(q *req) {
+			if q.r.Header.Get("Authorization") != "Bot "+BotToken {
+				d.writeError(q, apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
+				return
+			}
+			parts := strings.Split(strings.TrimPrefix(q.path, "/api/v10/channels/"), "/")
+			for _, u := range q.net.users {
+				for _, c := range u.Channels {
+					if c.ID == parts[0] {
+						h(q, u, c, parts[1:])
+						return
+					}
+				}
+			}
+			d.writeError(q, apiError{Status: http.StatusNotFound, Code: "10003", Message: "Unknown Channel"})
+		}
+	}
+	unknownMessage := apiError{Status: http.StatusNotFound, Code: "10008", Message: "Unknown Message"}
+	d.patterns["POST /api/v10/channels/{id}/messages"] = bot(func(q *req, u *User, ch Channel, _ []string) {
+		var in struct {
+			Content          string `json:"content"`
+			Nonce            any    `json:"nonce"`
+			EnforceNonce     bool   `json:"enforce_nonce"`
+			MessageReference *struct {
+				MessageID string `json:"message_id"`
+			} `json:"message_reference"`
+			Attachments []struct {
+				ID       any    `json:"id"`
+				Filename string `json:"filename"`
+			} `json:"attachments"`
+		}
+		fields, files, multi := pdMultipart(q.r)
+		ok := true
+		if multi {
+			ok = pdUnmarshal(fields["payload_json"], &in)
+		} else {
+			ok = pdJSON(q.r, &in)
+		}
+		if !ok {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50109", Message: "The request body contains invalid JSON."})
+			return
+		}
+		if ch.Username == "2" || ch.Username == "15" || ch.Username == "4" {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50008", Message: "Cannot send messages in a non-text channel"})
+			return
+		}
+		if strings.TrimSpace(in.Content) == "" && len(files) == 0 {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50006", Message: "Cannot send an empty message"})
+			return
+		}
+		if utf8.RuneCountInString(in.Content) > 2000 {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+			return
+		}
+		if len(files) > 10 {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+			return
+		}
+		var names []string
+		for i, f := range files {
+			if f.Field != fmt.Sprintf("files[%d]", i) || len(f.Data) == 0 {
+				d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+				return
+			}
+			if len(f.Data) > 10<<20 {
+				d.writeError(q, apiError{Status: http.StatusRequestEntityTooLarge, Code: "40005", Message: "Request entity too large"})
+				return
+			}
+			names = append(names, f.Name)
+		}
+		nonce := ""
+		if in.Nonce != nil {
+			nonce = fmt.Sprint(in.Nonce)
+			if len(nonce) > 25 {
+				d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+				return
+			}
+		}
+		if in.EnforceNonce && nonce != "" {
+			for _, kind := range []string{KindPost, KindComment} {
+				for _, h := range q.net.pdHeld(kind, ch.ID) {
+					if h.Data["nonce"] == nonce && q.net.sb.Now().Sub(h.At) < 10*60e9 {
+						q.json(http.StatusOK, discordMessage(u, h))
+						return
+					}
+				}
+			}
+		}
+		kind, parent := KindPost, ""
+		if in.MessageReference != nil {
+			if q.net.pdLive(in.MessageReference.MessageID, KindPost, KindComment) == nil {
+				d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+				return
+			}
+			kind, parent = KindComment, in.MessageReference.MessageID
+		}
+		id := snowflake(q)
+		h := q.net.keep(Held{Kind: kind, ID: id, User: u.Login, Channel: ch.ID, Text: in.Content, Media: names, Parent: parent,
+			URL: "https://discord.com/channels/" + discordGuild(u) + "/" + ch.ID + "/" + id, Data: map[string]any{"nonce": nonce}})
+		q.json(http.StatusOK, discordMessage(u, h))
+	})
+	d.patterns["GET /api/v10/channels/{id}/messages/{mid}"] = bot(func(q *req, u *User, ch Channel, rest []string) {
+		h := q.net.pdLive(rest[1], KindPost, KindComment)
+		if h == nil || h.Channel != ch.ID {
+			d.writeError(q, unknownMessage)
+			return
+		}
+		q.json(http.StatusOK, discordMessage(u, h))
+	})
+	d.patterns["GET /api/v10/channels/{id}/messages"] = bot(func(q *req, u *User, ch Channel, _ []string) {
+		limit, err := strconv.Atoi(q.r.URL.Query().Get("limit"))
+		if err != nil || limit <= 0 {
+			limit = 50
+		}
+		if limit > 100 {
+			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
+			return
+		}
+		var all []*Held
+		all = append(all, q.net.pdHeld(KindPost, ch.ID)...)
+		all = append(all, q.net.pdHeld(KindComment, ch.ID)...)
+		out := []map[string]any{}
+		for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
+			out = append(out, discordMessage(u, all[i]))
+		}
+		q.json(http.StatusOK, out)
+	})
+	d.patterns["DELETE /api/v10/channels/{id}/messages/{mid}"] = bot(func(q *req, u *User, ch Channel, rest []string) {
+		h := q.net.pdLive(rest[1], KindPost, KindComment)
+		if h == nil || h.Channel != ch.ID {
+			d.writeError(q, unknownMessage)
+			return
+		}
+		q.net.remove(h)
+		q.w.WriteHeader(http.StatusNoContent)
+	})
+}
+
+// snowflake is a Discord-like id growing with time.
+func snowflake(q *req) string {
+	ms := q.net.sb.Now().UnixMilli() - 1420070400000
+	return strconv.FormatInt(ms<<22|int64(len(q.net.held)%4096), 10)
+}
+
+func discordMessage(u *User, h *Held) map[string]any {
+	atts := []map[string]any{}
+	for i, name := range h.Media {
+		atts = append(atts, map[string]any{"id": fmt.Sprint(i + 1), "filename": name,
+			"url": "https://cdn.discordapp.com/attachments/" + h.Channel + "/" + h.ID + "/" + name})
+	}
+	m := map[string]any{"id": h.ID, "type": 0, "channel_id": h.Channel, "content": h.Text, "timestamp": h.At.Format("2006-01-02T15:04:05.000000+00:00"),
+		"author": map[string]any{"id": "0" + discordGuild(u)[1:], "username": "Crier", "bot": true}, "attachments": atts, "embeds": []any{}}
+	if n, _ := h.Data["nonce"].(string); n != "" {
+		m["nonce"] = n
+	}
+	if h.Parent != "" {
+		m["type"] = 19
+		m["message_reference"] = map[string]any{"message_id": h.Parent, "channel_id": h.Channel, "guild_id": discordGuild(u)}
+	}
+	return m
+}
