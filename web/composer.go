@@ -205,7 +205,7 @@ func (h *Handler) composerPreview(c echo.Context) error {
 	}
 	d := composerview.Data{Preview: pathComposerPreview}
 	d.Counters, d.Cards = h.previews(c, in, team)
-	return render(c, http.StatusOK, composerview.Previews(d, true), nil)
+	return render(c, http.StatusOK, composerview.PreviewCards(d, true), nil)
 }
 
 // composerMedia serves GET /composer/media: the media grid again (after an upload, or a page of

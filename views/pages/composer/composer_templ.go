@@ -143,7 +143,7 @@ func Content(d Data) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = Previews(d, false).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = Previews(d).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
