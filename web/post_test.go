@@ -207,8 +207,14 @@ func TestComposerPreviewAndCounters(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="preview-TWITTER"]`).Text(), "@ada")
 	require.Equal(t, 2, doc.Find(`[data-testid="preview-TWITTER"] [data-testid="preview-thread"] li`).Length())
 	require.Equal(t, "true", doc.Find(`#composer-counters`).AttrOr("hx-swap-oob", ""))
-	require.Contains(t, doc.Find(`[data-testid="counter-TWITTER"]`).Text(), "12")
-	require.Contains(t, doc.Find(`[data-testid="counter-LINKEDIN"]`).Text(), "25")
+	// The counters count as each network does, against its limit (the post rules' TextLength).
+	require.Equal(t, "12/280", strings.Join(strings.Fields(doc.Find(`[data-testid="counter-TWITTER"] .counter__value`).Text()), ""))
+	require.Equal(t, "25/3000", strings.Join(strings.Fields(doc.Find(`[data-testid="counter-LINKEDIN"] .counter__value`).Text()), ""))
+	long := strings.Repeat("word ", 60) // 300 characters: past X's 280
+	rec = b.post(t, "/composer/preview", url.Values{"teamId": {team.ID}, "networks": {"TWITTER"}, "text": {long}}, "HX-Request", "true")
+	doc = parse(t, rec)
+	require.True(t, doc.Find(`[data-testid="counter-TWITTER"]`).HasClass("counter--over"))
+	require.NotEmpty(t, doc.Find(`[data-testid="preview-TWITTER"] .preview__overflow`).Text())
 }
 
 func TestPostsListFilters(t *testing.T) {
