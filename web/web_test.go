@@ -108,7 +108,7 @@ func parse(t *testing.T, rec *httptest.ResponseRecorder) *goquery.Document {
 	return doc
 }
 
-var navIDs = []string{"home", "teams", "composer", "calendar", "inbox", "automations", "bio", "media", "webhooks", "billing", "settings", "docs"}
+var navIDs = []string{"home", "teams", "composer", "calendar", "posts", "inbox", "automations", "bio", "media", "webhooks", "billing", "settings", "docs"}
 
 var areaPaths = map[string]string{
 	"inbox": "/inbox", "automations": "/automations",
