@@ -106,9 +106,12 @@ func runPublishBench(b *testing.B, n, workers int) {
 	}
 	pctx := app.WithPrincipal(ctx, principal)
 
-	// One team per 250 posts keeps every account under its network's daily cap.
+	// Enough teams that every account stays under its network's daily cap.
 	nets := killTestNetworks()
 	perTeam := 250
+	for _, net := range nets {
+		perTeam = min(perTeam, app.DailyCapsOf(net).Posts)
+	}
 	var teams []string
 	for i := 0; i < (n+perTeam-1)/perTeam; i++ {
 		res, body := tbDo(b, http.MethodPost, srv.URL+"/api/v1/team", fmt.Sprintf(`{"name":"Bench %d"}`, i), "x-api-key", k.Key)
