@@ -131,8 +131,19 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 					message = app.ErrorMessage(err)
 					continue
 				}
+				text := issueText(is)
+				// A network's text that comes from the shared text: the error goes under the shared text.
+				if net, key, _ := strings.Cut(name, "."); key == "text" && strings.TrimSpace(in.Values.Get(name)) == "" {
+					if prev := in.Errors["text"]; prev != "" {
+						text = prev + " · " + app.Network(net).DisplayName() + ": " + text
+					} else {
+						text = app.Network(net).DisplayName() + ": " + text
+					}
+					in.Errors["text"] = text
+					continue
+				}
 				if in.Errors[name] == "" {
-					in.Errors[name] = issueText(is)
+					in.Errors[name] = text
 				}
 			}
 		case app.EForbidden, app.EConflict, app.ENotFound, app.ERateLimited:

@@ -476,3 +476,17 @@ func TestPostDeleteAndSentBackNote(t *testing.T) {
 	require.Zero(t, doc.Find(`[data-testid="post-delete"]`).Length())
 	require.Zero(t, doc.Find(`[data-testid="post-edit"]`).Length())
 }
+
+// A network's limit on the shared text is said under the shared text, naming the network.
+func TestComposerSharedTextTooLongForOneNetwork(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.postsTeam(t)
+	long := strings.Repeat("coffee ", 50) // 350 characters: fine on LinkedIn, too long on X
+	rec := b.post(t, "/composer", url.Values{"teamId": {team.ID}, "networks": {"TWITTER", "LINKEDIN"}, "text": {long}, "action": {"schedule"},
+		"date": {time.Now().AddDate(0, 0, 3).Format("2006-01-02")}, "time": {"10:00"}})
+	require.Equal(t, http.StatusUnprocessableEntity, rec.Code)
+	doc := parse(t, rec)
+	require.Contains(t, doc.Find(`[data-testid="error-text"]`).Text(), "X: ")
+	require.Equal(t, strings.TrimRight(long, " "), strings.TrimRight(doc.Find(`#composer-text`).Text(), " "))
+}
