@@ -171,7 +171,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 	flash := map[app.PostStatus]string{
 		app.PostDraft:     "Draft saved.",
 		app.PostReview:    "Sent for review: an admin or owner approves it before it is scheduled.",
-		app.PostScheduled: "Scheduled for " + viewerMoment(c, deref2(post.PostDate)) + ".",
+		app.PostScheduled: "Scheduled for " + viewerMoment(c, timeOrZero(post.PostDate)) + ".",
 	}[status]
 	if in.Action == actionNow {
 		flash = "Publishing now. This page follows each network live."
@@ -179,7 +179,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 	return flashRedirect(c, flash, string(idURL(pathPosts, post.ID, "")))
 }
 
-func deref2(t *time.Time) time.Time {
+func timeOrZero(t *time.Time) time.Time {
 	if t == nil {
 		return time.Time{}
 	}
