@@ -28,7 +28,7 @@ func TestDashboardShellJourney(t *testing.T) {
 	b.screenshot(t, "dashboard-home")
 
 	for _, nav := range []struct{ id, path, title string }{
-		{"teams", "/teams", "Teams"}, {"composer", "/composer", "Composer"}, {"calendar", "/calendar", "Calendar"},
+		{"teams", "/teams", "Teams"}, {"composer", "/composer", "Compose"}, {"calendar", "/calendar", "Calendar"},
 		{"media", "/media", "Media"}, {"webhooks", "/webhooks", "Webhooks"}, {"settings", "/settings", "Settings"},
 	} {
 		require.NoError(t, b.page.GetByTestId("nav-"+nav.id).Click())
