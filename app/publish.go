@@ -191,18 +191,25 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 // lockOwner locks the post or comment of a target (always before the target: one lock order) and
 // says whether it is deleted.
 func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, error) {
+	deleted, _, err := s.lockOwnerRow(ctx, q, t)
+	return deleted, err
+}
+
+// lockOwnerRow is lockOwner answering the locked post too (nil for a comment's target), so the
+// outcome's transaction settles the post without reading it again.
+func (s *Service) lockOwnerRow(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, *store.Post, error) {
 	if t.PostID != nil {
 		p, err := q.LockPostByID(ctx, *t.PostID)
 		if err != nil {
-			return false, fmt.Errorf("app: publish: lock post: %w", err)
+			return false, nil, fmt.Errorf("app: publish: lock post: %w", err)
 		}
-		return p.DeletedAt != nil, nil
+		return p.DeletedAt != nil, &p, nil
 	}
 	c, err := q.LockCommentByID(ctx, *t.CommentID)
 	if err != nil {
-		return false, fmt.Errorf("app: publish: lock comment: %w", err)
+		return false, nil, fmt.Errorf("app: publish: lock comment: %w", err)
 	}
-	return c.DeletedAt != nil, nil
+	return c.DeletedAt != nil, nil, nil
 }
 
 // permanent builds a refusal that is Crier's own (no network answer).
@@ -580,7 +587,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 func (s *Service) writeOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	t0 := at.target
-	deleted, err := s.lockOwner(ctx, q, t0)
+	deleted, owner, err := s.lockOwnerRow(ctx, q, t0)
 	if err != nil {
 		return err
 	}
@@ -661,7 +668,7 @@ func (s *Service) writeOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub 
 			}
 		}
 	}
-	if err := s.settleOwner(ctx, tx, t); err != nil {
+	if err := s.settleOwner(ctx, tx, t, owner); err != nil {
 		return err
 	}
 	return complete(ctx, tx)
@@ -670,7 +677,7 @@ func (s *Service) writeOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub 
 // settleOwner moves the post (or comment) along with its targets; when every target is final it
 // becomes POSTED (all posted) or ERROR (any failed: retry re-runs only those) and the event goes
 // into the outbox in this transaction.
-func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget) error {
+func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget, post *store.Post) error {
 	q := s.q.WithTx(tx)
 	if t.PostID == nil {
 		return s.settleComment(ctx, tx, *t.CommentID)
@@ -678,9 +685,12 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if t.Kind != targetPost {
 		return nil // first comments do not move their post
 	}
-	post, err := q.GetPostByID(ctx, *t.PostID) // locked by tx2 already
-	if err != nil {
-		return fmt.Errorf("app: settle post: %w", err)
+	if post == nil { // callers that did not lock it through lockOwnerRow
+		p, err := q.GetPostByID(ctx, *t.PostID)
+		if err != nil {
+			return fmt.Errorf("app: settle post: %w", err)
+		}
+		post = &p
 	}
 	if post.DeletedAt != nil {
 		return nil
