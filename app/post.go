@@ -940,9 +940,9 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Pos
 		if err != nil {
 			return notFoundOr(err, "Post", "app: update post")
 		}
-		switch PostStatus(row.Status) {
-		case PostDraft, PostScheduled, PostReview:
-		case PostDeleted:
+		switch st := PostStatus(row.Status); {
+		case st.Editable():
+		case st == PostDeleted:
 			return NotFound("Post")
 		default:
 			return Invalid("Validation failed: status: A "+row.Status+" post cannot be edited",
@@ -1254,6 +1254,9 @@ func (s *Service) RejectPost(ctx context.Context, id, note string) (*Post, error
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// Editable reports whether a post in this status can still be edited (PATCH, the composer).
+func (s PostStatus) Editable() bool { return s == PostDraft || s == PostReview || s == PostScheduled }
 
 // ReconnectCandidate is a post that reconnect-social-account can re-attach.
 type ReconnectCandidate struct {

@@ -121,7 +121,7 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		if err != nil {
 			return fmt.Errorf("app: publish: %w", err)
 		}
-		deleted, err := s.lockOwner(ctx, q, t0)
+		deleted, _, err := s.lockOwner(ctx, q, t0)
 		if err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 			return fmt.Errorf("app: publish: %w", err)
 		}
 		st := PostStatus(t.Status)
-		if int(t.Version) != version || deleted || finalTargetStatuses[st] || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
+		if int(t.Version) != version || deleted || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
@@ -161,23 +161,17 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
 		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
 		// that fails, attempt_started_at stays and the lease decides.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &at.startedAt})
-		cancel()
+		s.abandonAttempt(ctx, targetID, at.startedAt)
 		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
 	}
 	var orphan *store.PublishTarget
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		var err error
-		orphan, err = s.recordOutcome(ctx, tx, at, pub, callErr, complete)
-		return err
+		return s.recordOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
 	})
 	if err != nil {
 		// The outcome could not be written (database trouble): no worker runs this attempt any
 		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &at.startedAt})
-		cancel()
+		s.abandonAttempt(ctx, targetID, at.startedAt)
 		return err
 	}
 	if orphan != nil {
@@ -185,19 +179,21 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		// network's copy is recorded, delete it there too.
 		s.deleteOnNetwork(ctx, *orphan)
 	}
-	return err
+	return nil
 }
 
-// lockOwner locks the post or comment of a target (always before the target: one lock order) and
-// says whether it is deleted.
-func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, error) {
-	deleted, _, err := s.lockOwnerRow(ctx, q, t)
-	return deleted, err
+// abandonAttempt closes an attempt whose outcome is unknown (no worker runs it any more), even when
+// ctx is already cancelled; if that fails too, attempt_started_at stays and the lease decides.
+func (s *Service) abandonAttempt(ctx context.Context, targetID string, startedAt time.Time) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &startedAt})
 }
 
-// lockOwnerRow is lockOwner answering the locked post too (nil for a comment's target), so the
-// outcome's transaction settles the post without reading it again.
-func (s *Service) lockOwnerRow(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, *store.Post, error) {
+// lockOwner locks the post or comment of a target (always before the target: one lock order), says
+// whether it is deleted and answers the locked post (nil for a comment's target), so the outcome's
+// transaction settles the post without reading it again.
+func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, *store.Post, error) {
 	if t.PostID != nil {
 		p, err := q.LockPostByID(ctx, *t.PostID)
 		if err != nil {
@@ -577,22 +573,14 @@ func userFacing(err error, class ErrorClass) string {
 	return name + " refused the post: " + msg
 }
 
-// recordOutcome is tx2. It answers the target when it was POSTED for an owner deleted meanwhile.
-func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc) (*store.PublishTarget, error) {
-	var orphan *store.PublishTarget
-	err := s.writeOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
-	return orphan, err
-}
-
-func (s *Service) writeOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
+// recordOutcome is tx2. It sets *orphan to the target when it was POSTED for an owner deleted
+// meanwhile (to be deleted on the network once committed).
+func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	t0 := at.target
-	deleted, owner, err := s.lockOwnerRow(ctx, q, t0)
+	deleted, owner, err := s.lockOwner(ctx, q, t0) // the outcome's UPDATE then locks the target
 	if err != nil {
 		return err
-	}
-	if _, err := q.GetTargetForUpdate(ctx, t0.ID); err != nil {
-		return fmt.Errorf("app: publish outcome: %w", err)
 	}
 	n := Network(t0.Network)
 	now := s.now().UTC()
@@ -684,13 +672,6 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	}
 	if t.Kind != targetPost {
 		return nil // first comments do not move their post
-	}
-	if post == nil { // callers that did not lock it through lockOwnerRow
-		p, err := q.GetPostByID(ctx, *t.PostID)
-		if err != nil {
-			return fmt.Errorf("app: settle post: %w", err)
-		}
-		post = &p
 	}
 	if post.DeletedAt != nil {
 		return nil

@@ -290,7 +290,7 @@ func (s *Service) RefreshDueTokens(ctx context.Context) (int, error) {
 			byAccess = append(byAccess, string(n))
 		}
 	}
-	due, err := s.q.SocialAccountsToRefresh(ctx, store.SocialAccountsToRefreshParams{Before: timePtr(s.now().Add(2 * refreshMargin)),
+	due, err := s.q.SocialAccountsToRefresh(ctx, store.SocialAccountsToRefreshParams{Before: ptr(s.now().Add(2 * refreshMargin)),
 		AccessRefreshTypes: byAccess, Lim: 100})
 	if err != nil {
 		return 0, fmt.Errorf("app: refresh tokens: %w", err)
@@ -321,11 +321,9 @@ func (s *Service) RefreshDueTokens(ctx context.Context) (int, error) {
 
 // PurgeDueSocialAccounts deletes disconnected accounts whose deleteOn has passed.
 func (s *Service) PurgeDueSocialAccounts(ctx context.Context) (int, error) {
-	rows, err := s.q.PurgeDueSocialAccounts(ctx, timePtr(s.now()))
+	rows, err := s.q.PurgeDueSocialAccounts(ctx, ptr(s.now()))
 	if err != nil {
 		return 0, fmt.Errorf("app: purge social accounts: %w", err)
 	}
 	return len(rows), nil
 }
-
-func timePtr(t time.Time) *time.Time { return &t }

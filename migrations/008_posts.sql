@@ -107,8 +107,8 @@ CREATE TABLE publish_targets (
 );
 CREATE UNIQUE INDEX publish_targets_post_key ON publish_targets (post_id, kind, network) WHERE post_id IS NOT NULL;
 CREATE UNIQUE INDEX publish_targets_comment_key ON publish_targets (comment_id, network) WHERE comment_id IS NOT NULL;
-CREATE INDEX publish_targets_account_posted_idx ON publish_targets (social_account_id, posted_at) WHERE posted_at IS NOT NULL;
-CREATE INDEX publish_targets_account_idx ON publish_targets (social_account_id);
+-- An account's targets by day (daily caps; also the lookup of a purged account's targets).
+CREATE INDEX publish_targets_account_due_idx ON publish_targets (social_account_id, due_at);
 
 ---- create above / drop below ----
 

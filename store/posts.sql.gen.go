@@ -337,37 +337,6 @@ func (q *Queries) GetPost(ctx context.Context, arg GetPostParams) (Post, error) 
 	return i, err
 }
 
-const getPostByID = `-- name: GetPostByID :one
-SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = $1
-`
-
-func (q *Queries) GetPostByID(ctx context.Context, id string) (Post, error) {
-	row := q.db.QueryRow(ctx, getPostByID, id)
-	var i Post
-	err := row.Scan(
-		&i.ID,
-		&i.OrganizationID,
-		&i.TeamID,
-		&i.CreatedByID,
-		&i.Title,
-		&i.ReferenceKey,
-		&i.PostDate,
-		&i.PostedDate,
-		&i.Status,
-		&i.SocialAccountTypes,
-		&i.Data,
-		&i.FirstComment,
-		&i.Error,
-		&i.ReviewNote,
-		&i.RetryCount,
-		&i.CountedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.DeletedAt,
-	)
-	return i, err
-}
-
 const getPostByReferenceKey = `-- name: GetPostByReferenceKey :one
 SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE organization_id = $1 AND reference_key = $2 AND deleted_at IS NULL
 `

@@ -12,9 +12,6 @@ SELECT * FROM posts WHERE id = @id AND organization_id = @organization_id;
 -- name: GetPostForUpdate :one
 SELECT * FROM posts WHERE id = @id AND organization_id = @organization_id FOR UPDATE;
 
--- name: GetPostByID :one
-SELECT * FROM posts WHERE id = @id;
-
 -- name: GetPostByReferenceKey :one
 SELECT * FROM posts WHERE organization_id = @organization_id AND reference_key = @reference_key AND deleted_at IS NULL;
 
