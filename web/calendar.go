@@ -163,7 +163,7 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 			at = *p.PostedDate
 		}
 		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), Title: p.Title, Status: string(p.Status),
-			Href: string(idURL(pathPosts, p.ID, "")), Draggable: editable(p.Status)}
+			Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
 		for _, t := range postTargets(p) {
 			e.Networks = append(e.Networks, posts.Net{Code: t.Code, Name: t.Name})
 		}
@@ -188,8 +188,11 @@ func (h *Handler) calendarMove(c echo.Context) error {
 		return c.String(http.StatusBadRequest, "Drop the post on a day.")
 	}
 	p, err := h.svc.GetPost(ctx, c.FormValue("id"))
-	if err != nil {
+	if app.ErrorCode(err) == app.ENotFound {
 		return c.String(http.StatusNotFound, "This post no longer exists.")
+	}
+	if err != nil {
+		return err
 	}
 	if !hasDate(p.PostDate) {
 		return c.String(http.StatusUnprocessableEntity, "This post has no time yet: open it to choose one.")

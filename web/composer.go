@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -16,6 +15,7 @@ import (
 	"github.com/crier/crier/views/layout"
 	composerview "github.com/crier/crier/views/pages/composer"
 	mediaview "github.com/crier/crier/views/pages/media"
+	"github.com/crier/crier/views/pages/settings"
 )
 
 // Paths and route names of the composer.
@@ -376,31 +376,22 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 		if a == nil {
 			continue
 		}
-		d.Accounts = append(d.Accounts, composerAccount(a, selected[n]))
+		d.Accounts = append(d.Accounts, h.composerAccount(a, selected[n]))
 		d.Tabs = append(d.Tabs, composerTab(n, a, in, selected[n], thumbs))
 	}
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return d, nil
 }
 
-func composerAccount(a *app.SocialAccount, checked bool) composerview.Account {
+func (h *Handler) composerAccount(a *app.SocialAccount, checked bool) composerview.Account {
 	display, handle := accountNames(a)
 	out := composerview.Account{Network: string(a.Type), Name: a.Type.DisplayName(), Display: display, Handle: handle,
-		Initials: initials(display), Checked: checked}
-	out.Avatar = localAvatar(a)
+		Initials: settings.Initials(display), Checked: checked}
+	out.Avatar = h.safeAvatar(a.AvatarURL)
 	if a.ReconnectRequiredAt != nil {
 		out.Warning = "Needs reconnecting"
 	}
 	return out
-}
-
-// localAvatar is an account's avatar when the dashboard may show it: the CSP allows images from
-// Crier itself only, so a network's avatar URL shows as initials instead.
-func localAvatar(a *app.SocialAccount) string {
-	if a.AvatarURL != nil && strings.HasPrefix(*a.AvatarURL, "/") && !strings.HasPrefix(*a.AvatarURL, "//") {
-		return *a.AvatarURL
-	}
-	return ""
 }
 
 // accountNames are an account's display name and handle.
@@ -423,21 +414,6 @@ func accountNames(a *app.SocialAccount) (display, handle string) {
 		handle = "u/" + username
 	}
 	return display, handle
-}
-
-func initials(s string) string {
-	var out []rune
-	for _, w := range strings.Fields(s) {
-		r, _ := utf8.DecodeRuneInString(w)
-		out = append(out, []rune(strings.ToUpper(string(r)))...)
-		if len(out) == 2 {
-			break
-		}
-	}
-	if len(out) == 0 {
-		return "?"
-	}
-	return string(out)
 }
 
 // composerTab is a network's tab: its fields, valued from the form.
@@ -581,14 +557,14 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 			continue
 		}
 		text := p.Body()
-		used, limit := textLength(n, text, a)
+		used, limit := app.TextLength(n, text, a)
 		ct := composerview.Counter{Network: string(n), Name: n.DisplayName(), Used: used, Limit: limit,
 			Over: limit > 0 && used > limit, Near: limit > 0 && used <= limit && used*10 >= limit*9}
 		counters = append(counters, ct)
 		display, handle := accountNames(a)
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
-			Initials: initials(display), When: when, Counter: ct}
-		card.Avatar = localAvatar(a)
+			Initials: settings.Initials(display), When: when, Counter: ct}
+		card.Avatar = h.safeAvatar(a.AvatarURL)
 		body := text
 		switch v := p.(type) {
 		case *app.YouTubePayload:
@@ -670,10 +646,4 @@ func previewLayout(n app.Network) string {
 		return "chat"
 	}
 	return "feed"
-}
-
-// textLength counts a network's text as the network does (X's weighting, Bluesky's graphemes),
-// with its limit for the account (the post rules' TextLength).
-func textLength(n app.Network, text string, a *app.SocialAccount) (used, limit int) {
-	return app.TextLength(n, text, a)
 }

@@ -34,15 +34,12 @@ func (h *Handler) registerPortal(e *echo.Echo, public []echo.MiddlewareFunc) {
 func (h *Handler) portalPage(c echo.Context) error {
 	var out *portal.Outcome
 	q := c.QueryParams()
+	n := app.Network(q.Get("type"))
 	switch {
-	case q.Get("success") == "true":
-		out = &portal.Outcome{Kind: "connected", Text: app.Network(q.Get("type")).DisplayName() + " connected."}
+	case q.Get("success") == "true" && n.Valid():
+		out = &portal.Outcome{Kind: "connected", Text: n.DisplayName() + " connected."}
 	case q.Get("success") == "false":
-		msg := q.Get("message")
-		if msg == "" {
-			msg = "the network did not approve the connection"
-		}
-		out = &portal.Outcome{Kind: "failed", Text: "Connecting failed: " + msg}
+		out = &portal.Outcome{Kind: "failed", Text: "Connecting failed: " + callbackMessage(q)}
 	case app.Network(q.Get("disconnected")).Valid():
 		out = &portal.Outcome{Kind: "disconnected", Text: app.Network(q.Get("disconnected")).DisplayName() + " disconnected."}
 	}
@@ -54,7 +51,10 @@ func (h *Handler) portalConnect(c echo.Context) error {
 	n := app.Network(c.FormValue("type"))
 	u, err := h.svc.PortalConnect(c.Request().Context(), token, n, strings.TrimSpace(c.FormValue("serverUrl")))
 	if err != nil {
-		if app.ErrorCode(err) == app.ENotFound || app.ErrorCode(err) == app.EInternal {
+		switch app.ErrorCode(err) {
+		case app.EInternal:
+			return err
+		case app.ENotFound:
 			return h.renderPortal(c, token, nil, "")
 		}
 		return h.renderPortal(c, token, &portal.Outcome{Kind: "failed", Text: app.ErrorMessage(err)}, c.FormValue("serverUrl"))
@@ -67,6 +67,9 @@ func (h *Handler) portalDisconnect(c echo.Context) error {
 	token := c.Param("token")
 	n := app.Network(c.FormValue("type"))
 	if err := h.svc.PortalDisconnect(c.Request().Context(), token, n); err != nil {
+		if app.ErrorCode(err) == app.EInternal {
+			return err
+		}
 		return h.renderPortal(c, token, &portal.Outcome{Kind: "failed", Text: app.ErrorMessage(err)}, "")
 	}
 	return c.Redirect(http.StatusSeeOther, app.PortalPath+token+"?disconnected="+string(n))

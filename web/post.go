@@ -258,7 +258,7 @@ func (h *Handler) postRow(c echo.Context, p app.Post) posts.Row {
 	r := posts.Row{ID: p.ID, Title: p.Title, Excerpt: excerpt(text, 140), Status: string(p.Status), When: when, WhenLabel: label,
 		Networks: postTargets(p), Media: len(p.Uploads), Href: string(idURL(pathPosts, p.ID, "")),
 		Approve: string(idURL(pathPosts, p.ID, suffixApprove)), Reject: string(idURL(pathPosts, p.ID, suffixReject))}
-	if editable(p.Status) {
+	if p.Status.Editable() {
 		r.Edit = string(idURL(pathPosts, p.ID, suffixEdit))
 	}
 	if p.ReviewNote != nil && p.Status == app.PostDraft {
@@ -283,11 +283,6 @@ func excerpt(s string, n int) string {
 		return strings.TrimSpace(string(r[:n-1])) + "…"
 	}
 	return s
-}
-
-// editable reports whether a post can still change (the Service's rule: DRAFT, REVIEW, SCHEDULED).
-func editable(s app.PostStatus) bool {
-	return s == app.PostDraft || s == app.PostReview || s == app.PostScheduled
 }
 
 // postShow serves GET /posts/:id; htmx polling gets the live part alone.
@@ -356,7 +351,7 @@ func (h *Handler) postDetail(c echo.Context, p *app.Post) posts.Detail {
 			d.Thumbs = append(d.Thumbs, *u.Upload.URL)
 		}
 	}
-	if editable(p.Status) {
+	if p.Status.Editable() {
 		d.Edit = string(idURL(pathPosts, p.ID, suffixEdit))
 		d.Reschedule = string(idURL(pathPosts, p.ID, suffixReschedule))
 		if hasDate(p.PostDate) {
@@ -539,7 +534,7 @@ func (h *Handler) postEdit(c echo.Context) error {
 	if err != nil {
 		return pageError(err)
 	}
-	if !editable(p.Status) {
+	if !p.Status.Editable() {
 		return flashRedirect(c, "A "+strings.ToLower(posts.StatusLabel(string(p.Status)))+" post cannot be edited.", string(idURL(pathPosts, p.ID, "")))
 	}
 	loc := viewerLocation(c)

@@ -216,7 +216,7 @@ func (h *Handler) sandboxData(c echo.Context, n app.Network, ctl *inspector.Cont
 		if s.Network == n {
 			d.Net.Failed = s.Failed // among every call kept, not only those listed
 		}
-		d.Nets = append(d.Nets, inspector.NetLink{Code: string(s.Network), Name: s.Network.DisplayName(), Monogram: inspector.Monogram(string(s.Network)),
+		d.Nets = append(d.Nets, inspector.NetLink{Code: string(s.Network), Name: s.Network.DisplayName(),
 			Href: sandboxURL(s.Network, ""), Current: s.Network == n, Users: s.Users, Held: s.Held, Calls: s.Calls, Failed: s.Failed,
 			Failures: s.Failures, LiveTokens: s.LiveTokens})
 	}
@@ -239,7 +239,7 @@ func sandboxNetView(st SandboxNetwork, loc *time.Location) inspector.Net {
 		}
 		return t.Format("Jan 2, 15:04:05")
 	}
-	v := inspector.Net{Code: string(st.Network), Name: st.Network.DisplayName(), Monogram: inspector.Monogram(string(st.Network)),
+	v := inspector.Net{Code: string(st.Network), Name: st.Network.DisplayName(),
 		JSON: templ.SafeURL(st.StatePath), Base: strings.TrimSuffix(st.StatePath, "_sandbox"), Teams: pathTeams, KeptCalls: st.KeptCalls, RefreshTokens: st.RefreshTokens, LatencyMs: st.Knobs.LatencyMs}
 	if st.Knobs.TokenTTLSeconds > 0 {
 		v.TokenTTL = shortDuration(time.Duration(st.Knobs.TokenTTLSeconds) * time.Second)

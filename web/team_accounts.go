@@ -115,16 +115,22 @@ func connectOutcome(q url.Values, d teams.Accounts) *teams.Outcome {
 		}
 		return &teams.Outcome{Success: true, Text: text, Network: string(n)}
 	case "false":
-		msg := strings.TrimSpace(q.Get("message"))
-		if msg == "" {
-			msg = "the network did not say why"
-		}
-		if r := []rune(msg); len(r) > 300 { // the query is anyone's to write: keep it short
-			msg = string(r[:300]) + "…"
-		}
-		return &teams.Outcome{Text: "Connecting " + n.DisplayName() + " failed: " + msg, Network: string(n)}
+		return &teams.Outcome{Text: "Connecting " + n.DisplayName() + " failed: " + callbackMessage(q), Network: string(n)}
 	}
 	return nil
+}
+
+// callbackMessage is the reason a failed connect's callback put in the query, cut short: the
+// query is anyone's to write.
+func callbackMessage(q url.Values) string {
+	msg := strings.TrimSpace(q.Get("message"))
+	if msg == "" {
+		msg = "the network did not say why"
+	}
+	if r := []rune(msg); len(r) > 300 {
+		msg = string(r[:300]) + "…"
+	}
+	return msg
 }
 
 // accountConnect serves POST /teams/:id/accounts/connect (type, serverUrl): to the network's

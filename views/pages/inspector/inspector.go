@@ -29,7 +29,6 @@ type Data struct {
 type NetLink struct {
 	Code       string // "TWITTER"
 	Name       string // "X"
-	Monogram   string
 	Href       templ.SafeURL
 	Current    bool
 	Users      int
@@ -42,24 +41,24 @@ type NetLink struct {
 
 // Net is the chosen network's state.
 type Net struct {
-	Code, Name, Monogram string
-	JSON                 templ.SafeURL // its raw state
-	Base                 string        // where it is mounted ("/sandbox/x/")
-	Teams                templ.SafeURL // where accounts get connected
-	Users                []User
-	Held                 []Held
-	Posts                int
-	Media                int
-	Comments             int
-	Messages             int
-	Calls                []Call
-	KeptCalls            int
-	Failed               int
-	Tokens               []Token
-	RefreshTokens        int
-	Failures             []Failure
-	LatencyMs            int
-	TokenTTL             string // "60 s" or "network default (2 h)"
+	Code, Name    string
+	JSON          templ.SafeURL // its raw state
+	Base          string        // where it is mounted ("/sandbox/x/")
+	Teams         templ.SafeURL // where accounts get connected
+	Users         []User
+	Held          []Held
+	Posts         int
+	Media         int
+	Comments      int
+	Messages      int
+	Calls         []Call
+	KeptCalls     int
+	Failed        int
+	Tokens        []Token
+	RefreshTokens int
+	Failures      []Failure
+	LatencyMs     int
+	TokenTTL      string // "60 s" or "network default (2 h)"
 }
 
 // User is a simulated account.
@@ -163,8 +162,6 @@ func StatusTone(status int) components.Tone {
 	switch {
 	case status >= 500:
 		return components.ToneDanger
-	case status == 429:
-		return components.ToneWarning
 	case status >= 400:
 		return components.ToneWarning
 	case status >= 300:
@@ -204,22 +201,3 @@ func initial(s string) string {
 }
 
 func methodClass(m string) string { return "sbx-method sbx-method--" + m }
-
-func heldTotal(n Net) int { return n.Posts + n.Media + n.Comments + n.Messages }
-
-var monograms = map[string]string{
-	"TIKTOK": "TT", "YOUTUBE": "YT", "INSTAGRAM": "IG", "FACEBOOK": "FB", "TWITTER": "X",
-	"THREADS": "TH", "LINKEDIN": "IN", "PINTEREST": "PI", "REDDIT": "RD", "MASTODON": "MA",
-	"DISCORD": "DC", "SLACK": "SL", "BLUESKY": "BS", "GOOGLE_BUSINESS": "GB", "SNAPCHAT": "SC",
-}
-
-// Monogram is a network's two-letter tile, as on the home page's status card.
-func Monogram(code string) string {
-	if m, ok := monograms[code]; ok {
-		return m
-	}
-	if len(code) > 2 {
-		return code[:2]
-	}
-	return code
-}

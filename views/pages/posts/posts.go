@@ -54,20 +54,6 @@ func StatusTone(s string) string {
 // Live reports whether a status is moving (publishing now).
 func Live(s string) bool { return s == StatusProcessing || s == StatusRetrying }
 
-var netShort = map[string]string{
-	"TIKTOK": "Tt", "YOUTUBE": "Yt", "INSTAGRAM": "Ig", "FACEBOOK": "f", "TWITTER": "X", "THREADS": "@",
-	"LINKEDIN": "in", "PINTEREST": "P", "REDDIT": "r/", "MASTODON": "M", "DISCORD": "D", "SLACK": "S",
-	"BLUESKY": "Bs", "GOOGLE_BUSINESS": "G", "SNAPCHAT": "Sc",
-}
-
-// NetShort is a network's mark (one or two characters).
-func NetShort(code string) string {
-	if s, ok := netShort[code]; ok {
-		return s
-	}
-	return "?"
-}
-
 // Net is a network as the pages show it.
 type Net struct {
 	Code string // TWITTER
