@@ -15,6 +15,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: com.atproto.repo.createRecord of an app.bsky.feed.post in the session's repo, with
@@ -201,22 +202,6 @@ func (a *Adapter) facets(ctx context.Context, t *app.Token, text string) ([]map[
 	return out, nil
 }
 
-func read(ctx context.Context, m app.MediaFile) ([]byte, error) {
-	if m.Open == nil {
-		return nil, &app.NetworkError{Network: app.Bluesky, Class: app.ErrPermanent, Code: "media", Message: "media " + m.UploadID + " cannot be read"}
-	}
-	rc, err := m.Open(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("bluesky: open media %s: %w", m.UploadID, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, fmt.Errorf("bluesky: read media %s: %w", m.UploadID, err)
-	}
-	return b, nil
-}
-
 // send posts raw bytes through the classified client's transport.
 func (a *Adapter) send(ctx context.Context, u, bearer, ctype string, body []byte, out any) error {
 	r, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
@@ -255,7 +240,7 @@ func (a *Adapter) blob(ctx context.Context, t *app.Token, req *app.PublishReques
 			return &b, nil
 		}
 	}
-	data, err := read(ctx, m)
+	data, err := pubutil.Bytes(ctx, m)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +297,7 @@ func (a *Adapter) video(ctx context.Context, t *app.Token, req *app.PublishReque
 			}
 			return nil, &app.NetworkError{Network: app.Bluesky, Class: app.ErrPermanent, Code: "VideoUploadLimit", Message: msg}
 		}
-		data, err := read(ctx, m)
+		data, err := pubutil.Bytes(ctx, m)
 		if err != nil {
 			return nil, err
 		}

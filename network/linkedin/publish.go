@@ -13,6 +13,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: the Posts API, POST /rest/posts {author, commentary (little-text escaped),
@@ -126,28 +127,12 @@ func (a *Adapter) author(ctx context.Context, t *app.Token, acc *app.SocialAccou
 	return "urn:li:person:" + p.ExternalID, nil
 }
 
-func read(ctx context.Context, m app.MediaFile) ([]byte, error) {
-	if m.Open == nil {
-		return nil, &app.NetworkError{Network: app.LinkedIn, Class: app.ErrPermanent, Code: "media", Message: "media " + m.UploadID + " cannot be read"}
-	}
-	rc, err := m.Open(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("linkedin: open media %s: %w", m.UploadID, err)
-	}
-	defer rc.Close()
-	b, err := io.ReadAll(rc)
-	if err != nil {
-		return nil, fmt.Errorf("linkedin: read media %s: %w", m.UploadID, err)
-	}
-	return b, nil
-}
-
 // upload sends one image, video or document and answers its URN (checkpointed under key).
 func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequest, key, owner string, m app.MediaFile) (string, error) {
 	if urn := req.Checkpointed(key); urn != "" {
 		return urn, a.available(ctx, t, urn)
 	}
-	data, err := read(ctx, m)
+	data, err := pubutil.Bytes(ctx, m)
 	if err != nil {
 		return "", err
 	}

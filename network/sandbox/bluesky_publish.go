@@ -183,7 +183,7 @@ func blueskyPublish(d *dialect) {
 			Rkey       string          `json:"rkey"`
 			Record     json.RawMessage `json:"record"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input must be JSON")
 			return
 		}
@@ -402,7 +402,7 @@ func blueskyPublish(d *dialect) {
 	}
 	d.routes["POST /xrpc/com.atproto.repo.deleteRecord"] = func(q *req) {
 		var in struct{ Repo, Collection, Rkey string }
-		if !pdJSON(q.r, &in) || in.Rkey == "" {
+		if !decodeJSON(q.r, &in) || in.Rkey == "" {
 			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input must have the properties repo, collection and rkey")
 			return
 		}

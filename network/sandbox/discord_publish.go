@@ -52,7 +52,7 @@ func discordPublish(d *dialect) {
 		if multi {
 			ok = pdUnmarshal(fields["payload_json"], &in)
 		} else {
-			ok = pdJSON(q.r, &in)
+			ok = decodeJSON(q.r, &in)
 		}
 		if !ok {
 			d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50109", Message: "The request body contains invalid JSON."})
@@ -106,7 +106,7 @@ func discordPublish(d *dialect) {
 		}
 		kind, parent := KindPost, ""
 		if in.MessageReference != nil {
-			if q.net.pdLive(in.MessageReference.MessageID, KindPost, KindComment) == nil {
+			if q.net.live(in.MessageReference.MessageID, KindPost, KindComment) == nil {
 				d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "50035", Message: "Invalid Form Body"})
 				return
 			}
@@ -118,7 +118,7 @@ func discordPublish(d *dialect) {
 		q.json(http.StatusOK, discordMessage(u, h))
 	})
 	d.patterns["GET /api/v10/channels/{id}/messages/{mid}"] = bot(func(q *req, u *User, ch Channel, rest []string) {
-		h := q.net.pdLive(rest[1], KindPost, KindComment)
+		h := q.net.live(rest[1], KindPost, KindComment)
 		if h == nil || h.Channel != ch.ID {
 			d.writeError(q, unknownMessage)
 			return
@@ -144,7 +144,7 @@ func discordPublish(d *dialect) {
 		q.json(http.StatusOK, out)
 	})
 	d.patterns["DELETE /api/v10/channels/{id}/messages/{mid}"] = bot(func(q *req, u *User, ch Channel, rest []string) {
-		h := q.net.pdLive(rest[1], KindPost, KindComment)
+		h := q.net.live(rest[1], KindPost, KindComment)
 		if h == nil || h.Channel != ch.ID {
 			d.writeError(q, unknownMessage)
 			return

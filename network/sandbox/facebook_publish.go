@@ -138,7 +138,7 @@ func fbFeed(q *req) {
 			MediaFBID string `json:"media_fbid"`
 		}
 		_ = json.Unmarshal([]byte(raw), &am)
-		ph := q.net.peLive(am.MediaFBID, KindMedia)
+		ph := q.net.live(am.MediaFBID, KindMedia)
 		if ph == nil || ph.Channel != page.ID || ph.Data["type"] != "photo" || ph.Data["used"] == true {
 			fbInvalid(q, fmt.Sprintf("(#100) param attached_media[%d] has invalid media_fbid %q", i, am.MediaFBID))
 			return
@@ -154,7 +154,7 @@ func fbFeed(q *req) {
 		return
 	}
 	for _, id := range media {
-		q.net.peLive(id, KindMedia).Data["used"] = true
+		q.net.live(id, KindMedia).Data["used"] = true
 	}
 	postID := page.ID + "_" + fbID()
 	q.net.keep(Held{Kind: KindPost, ID: postID, User: q.user.Login, Channel: page.ID, Text: msg, Media: media,
@@ -237,9 +237,9 @@ func fbResumable(q *req, kind string) {
 	case "start":
 		id := fbID()
 		q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: page.ID, Data: map[string]any{"type": kind, "phase": "started"}})
-		q.json(http.StatusOK, map[string]any{"video_id": id, "upload_url": peBase(q) + "/video-upload/" + GraphVersion + "/" + id})
+		q.json(http.StatusOK, map[string]any{"video_id": id, "upload_url": baseURL(q) + "/video-upload/" + GraphVersion + "/" + id})
 	case "finish":
-		v := q.net.peLive(f.Get("video_id"), KindMedia)
+		v := q.net.live(f.Get("video_id"), KindMedia)
 		if v == nil || v.Channel != page.ID || v.Data["type"] != kind {
 			fbInvalid(q, fmt.Sprintf("(#100) Invalid video_id %q", f.Get("video_id")))
 			return
@@ -277,7 +277,7 @@ func fbResumable(q *req, kind string) {
 
 // fbUpload receives a started video at rupload: a file_url header (Meta pulls it) or the bytes.
 func fbUpload(q *req) {
-	v := q.net.peLive(peSeg(q, 3), KindMedia)
+	v := q.net.live(peSeg(q, 3), KindMedia)
 	if v == nil || v.User != q.user.Login || (v.Data["type"] != "reel" && v.Data["type"] != "video_story") {
 		q.json(http.StatusBadRequest, map[string]any{"debug_info": map[string]any{"type": "ProcessingFailedError", "message": "Invalid video id"}})
 		return
@@ -304,7 +304,7 @@ func fbPhotoStory(q *req) {
 		return
 	}
 	f := peForm(q.r)
-	ph := q.net.peLive(f.Get("photo_id"), KindMedia)
+	ph := q.net.live(f.Get("photo_id"), KindMedia)
 	if ph == nil || ph.Channel != page.ID || ph.Data["type"] != "photo" || ph.Data["used"] == true {
 		fbInvalid(q, fmt.Sprintf("(#100) Invalid photo_id %q", f.Get("photo_id")))
 		return
@@ -319,9 +319,9 @@ func fbPhotoStory(q *req) {
 // fbObject answers a live post, photo/video or comment the token's page owns.
 func fbObject(q *req) *Held {
 	id := peSeg(q, 2)
-	h := q.net.peLive(id, KindPost) // a finished reel is a post with its video's id
+	h := q.net.live(id, KindPost) // a finished reel is a post with its video's id
 	if h == nil {
-		h = q.net.peLive(id, KindComment, KindMedia)
+		h = q.net.live(id, KindComment, KindMedia)
 	}
 	if h == nil || h.User != q.user.Login || (fbTokenPage(q) != "" && h.Channel != fbTokenPage(q)) {
 		fbMissing(q, id)

@@ -55,7 +55,7 @@ func gbpCreate(q *req) {
 		return
 	}
 	var p map[string]any
-	if !peJSON(q.r, &p) {
+	if !decodeJSON(q.r, &p) {
 		googleError(q, apiError{Status: http.StatusBadRequest, Message: "Invalid JSON payload received."})
 		return
 	}
@@ -149,7 +149,7 @@ func gbpPost(q *req) *Held {
 	if !ok {
 		return nil
 	}
-	h := q.net.peLive(strings.TrimPrefix(q.path, "/v4/"), KindPost)
+	h := q.net.live(strings.TrimPrefix(q.path, "/v4/"), KindPost)
 	if h == nil || h.Channel != loc {
 		googleError(q, apiError{Status: http.StatusNotFound, Message: "Requested entity was not found."})
 		return nil

@@ -1,6 +1,10 @@
 package sandbox
 
 import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
 	"time"
 
 	"github.com/crier/crier/app"
@@ -87,4 +91,29 @@ func (s *Sandbox) Held(network app.Network, kind string) []Held {
 		}
 	}
 	return out
+}
+
+// live answers a live held thing of one of kinds by id, or nil.
+func (n *Net) live(id string, kinds ...string) *Held {
+	for _, h := range n.held {
+		if h.ID == id && h.DeletedAt == nil && slices.Contains(kinds, h.Kind) {
+			return h
+		}
+	}
+	return nil
+}
+
+// decodeJSON decodes a JSON request body (at most 8 MiB) into v; false when it is not valid JSON.
+func decodeJSON(r *http.Request, v any) bool {
+	b, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
+	return err == nil && json.Unmarshal(b, v) == nil
+}
+
+// baseURL is this network's sandbox URL as the client reached it (for upload URLs handed out).
+func baseURL(q *req) string {
+	scheme := "http"
+	if q.r.TLS != nil || q.r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	return scheme + "://" + q.r.Host + "/sandbox/" + q.net.d.seg
 }

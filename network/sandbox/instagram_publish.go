@@ -44,7 +44,7 @@ func instagramPublish(d *dialect) {
 	}
 	d.routes["GET "+fbV+"/{id}"] = igGet
 	d.routes["DELETE "+fbV+"/{id}"] = func(q *req) {
-		h := q.net.peLive(peSeg(q, 2), KindPost, KindComment)
+		h := q.net.live(peSeg(q, 2), KindPost, KindComment)
 		if h == nil || h.User != q.user.Login {
 			fbMissing(q, peSeg(q, 2))
 			return
@@ -149,7 +149,7 @@ func igCreate(q *req) {
 			return
 		}
 		for _, id := range ids {
-			c := q.net.peLive(id, KindMedia)
+			c := q.net.live(id, KindMedia)
 			if c == nil || c.Data["ig"] != acc.IGID || c.Data["carousel_item"] != true {
 				bad(fmt.Sprintf("(#100) Param children[%s] is not a valid carousel item container.", id))
 				return
@@ -219,7 +219,7 @@ func igPublish(q *req) {
 	if acc == nil {
 		return
 	}
-	c := q.net.peLive(peForm(q.r).Get("creation_id"), KindMedia)
+	c := q.net.live(peForm(q.r).Get("creation_id"), KindMedia)
 	if c == nil || c.Data["type"] != igContainer || c.Data["ig"] != acc.IGID || c.Data["carousel_item"] == true {
 		fbInvalid(q, "(#100) Param creation_id is not a valid media container")
 		return
@@ -268,7 +268,7 @@ func igView(h *Held) map[string]any {
 
 func igGet(q *req) {
 	id := peSeg(q, 2)
-	h := q.net.peLive(id, KindPost, KindMedia, KindComment)
+	h := q.net.live(id, KindPost, KindMedia, KindComment)
 	if h == nil || h.User != q.user.Login {
 		fbMissing(q, id)
 		return
@@ -317,7 +317,7 @@ func igList(q *req, stories bool) {
 
 func igComment(q *req, parentKind string) {
 	id := peSeg(q, 2)
-	p := q.net.peLive(id, parentKind)
+	p := q.net.live(id, parentKind)
 	if p == nil || p.User != q.user.Login {
 		fbMissing(q, id)
 		return

@@ -71,7 +71,7 @@ func linkedinPublish(d *dialect) {
 					UploadedPartIDs []string `json:"uploadedPartIds"`
 				} `json:"finalizeUploadRequest"`
 			}
-			if !pdJSON(q.r, &in) {
+			if !decodeJSON(q.r, &in) {
 				lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 				return
 			}
@@ -110,7 +110,7 @@ func linkedinPublish(d *dialect) {
 				return
 			}
 			h := newAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
-			base := pdBase(q) + "/dms-uploads/" + h.Data["key"].(string)
+			base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
 			value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
 			if kind == "video" {
 				var ins []map[string]any
@@ -227,7 +227,7 @@ func linkedinPublish(d *dialect) {
 			} `json:"content"`
 		}
 		var raw json.RawMessage
-		if !pdJSON(q.r, &raw) || json.Unmarshal(raw, &in) != nil {
+		if !decodeJSON(q.r, &raw) || json.Unmarshal(raw, &in) != nil {
 			lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 			return
 		}
@@ -306,7 +306,7 @@ func linkedinPublish(d *dialect) {
 		q.w.WriteHeader(http.StatusCreated)
 	})
 	d.routes["GET /rest/posts/{urn}"] = versioned(func(q *req) {
-		h := q.net.pdLive(last(q), KindPost)
+		h := q.net.live(last(q), KindPost)
 		if h == nil {
 			lerr(q, http.StatusNotFound, "", "Not Found")
 			return
@@ -331,7 +331,7 @@ func linkedinPublish(d *dialect) {
 		q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": count, "links": []any{}}, "elements": els})
 	})
 	d.routes["DELETE /rest/posts/{urn}"] = versioned(func(q *req) {
-		h := q.net.pdLive(last(q), KindPost)
+		h := q.net.live(last(q), KindPost)
 		if h == nil {
 			lerr(q, http.StatusNotFound, "", "Not Found")
 			return
@@ -352,11 +352,11 @@ func linkedinPublish(d *dialect) {
 				Text string `json:"text"`
 			} `json:"message"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 			return
 		}
-		post := q.net.pdLive(target, KindPost)
+		post := q.net.live(target, KindPost)
 		switch {
 		case post == nil:
 			lerr(q, http.StatusNotFound, "", "Not Found")

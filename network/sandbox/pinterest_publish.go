@@ -77,20 +77,20 @@ func pinterestPublish(d *dialect) {
 		var body struct {
 			MediaType string `json:"media_type"`
 		}
-		if !peJSON(q.r, &body) || body.MediaType != "video" {
+		if !decodeJSON(q.r, &body) || body.MediaType != "video" {
 			q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: "Invalid parameters. media_type must be video."})
 			return
 		}
 		id := peNumID(18)
 		key := "uploads/" + id[:4] + "/" + id + ".mp4"
 		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"type": "pinterest-video", "status": "registered", "key": key}})
-		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": peBase(q) + "/media-upload",
+		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": baseURL(q) + "/media-upload",
 			"upload_parameters": map[string]string{"key": key, "x-amz-date": time.Now().UTC().Format("20060102T150405Z"),
 				"x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": "SANDBOX/20261123/us-east-1/s3/aws4_request",
 				"x-amz-signature": randID(""), "policy": base64.StdEncoding.EncodeToString([]byte(`{"conditions":[]}`)), "Content-Type": "multipart/form-data"}})
 	}
 	d.routes["GET /v5/media/{id}"] = func(q *req) {
-		h := q.net.peLive(peSeg(q, 3), pinterestMediaKind)
+		h := q.net.live(peSeg(q, 3), pinterestMediaKind)
 		if h == nil || h.User != q.user.Login {
 			q.fail(apiError{Status: http.StatusNotFound, Code: "4", Message: "Media not found."})
 			return
@@ -130,7 +130,7 @@ func pinterestOwnsBoard(q *req, id string) bool {
 }
 
 func pinterestPin(q *req) *Held {
-	h := q.net.peLive(peSeg(q, 3), KindPost)
+	h := q.net.live(peSeg(q, 3), KindPost)
 	if h == nil || h.User != q.user.Login {
 		q.fail(apiError{Status: http.StatusNotFound, Code: "50", Message: "Pin not found."})
 		return nil
@@ -168,7 +168,7 @@ func pinterestCreatePin(q *req) {
 		} `json:"media_source"`
 	}
 	invalid := func(msg string) { q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: msg}) }
-	if !peJSON(q.r, &p) {
+	if !decodeJSON(q.r, &p) {
 		invalid("Invalid request body.")
 		return
 	}
@@ -226,7 +226,7 @@ func pinterestCreatePin(q *req) {
 		}
 		mediaType, creative = "multiple_images", "CAROUSEL"
 	case "video_id":
-		m := q.net.peLive(src.MediaID, pinterestMediaKind)
+		m := q.net.live(src.MediaID, pinterestMediaKind)
 		if m == nil || m.User != q.user.Login {
 			invalid("Invalid parameters. media_id not found.")
 			return

@@ -42,11 +42,6 @@ func pdMultipart(r *http.Request) (fields map[string]string, files []pdFile, ok 
 	return fields, files, true
 }
 
-// pdJSON decodes a JSON body into v; false when it is not valid JSON.
-func pdJSON(r *http.Request, v any) bool {
-	return json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(v) == nil
-}
-
 // pdHeld answers the live held things of a kind (any user) in a channel, oldest first.
 func (n *Net) pdHeld(kind, channel string) []*Held {
 	var out []*Held
@@ -56,16 +51,6 @@ func (n *Net) pdHeld(kind, channel string) []*Held {
 		}
 	}
 	return out
-}
-
-// pdLive answers a live held thing of any of the kinds by id, or nil.
-func (n *Net) pdLive(id string, kinds ...string) *Held {
-	for _, k := range kinds {
-		if h := n.find(k, id); h != nil && h.DeletedAt == nil {
-			return h
-		}
-	}
-	return nil
 }
 
 // pdSniff tells what bytes look like: "png", "jpeg", "gif", "webp", "mp4" (ISO BMFF), "pdf" or "".
@@ -90,15 +75,6 @@ func pdSniff(b []byte) string {
 // pdUnmarshal decodes a JSON string into v.
 func pdUnmarshal(s string, v any) bool { return json.Unmarshal([]byte(s), v) == nil }
 
-// pdBase is this network's sandbox URL as the client reached it (for upload URLs handed out).
-func pdBase(q *req) string {
-	scheme := "http"
-	if q.r.TLS != nil || q.r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + q.r.Host + "/sandbox/" + q.net.d.seg
-}
-
 // pdArgs reads a method's arguments from the query and a form or JSON body (Slack-style APIs
 // take both); JSON values that are not strings come back as their JSON text.
 func pdArgs(r *http.Request) map[string]string {
@@ -108,7 +84,7 @@ func pdArgs(r *http.Request) map[string]string {
 	}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
 		var m map[string]json.RawMessage
-		if pdJSON(r, &m) {
+		if decodeJSON(r, &m) {
 			for k, v := range m {
 				var s string
 				if json.Unmarshal(v, &s) == nil {

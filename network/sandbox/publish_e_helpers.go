@@ -6,18 +6,10 @@ package sandbox
 // media the real network pulls by URL is recorded by URL and never fetched.
 
 import (
-	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 )
-
-// peJSON decodes a JSON body.
-func peJSON(r *http.Request, v any) bool {
-	b, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	return err == nil && json.Unmarshal(b, v) == nil
-}
 
 // peForm answers the query and form (urlencoded or multipart) parameters together.
 func peForm(r *http.Request) url.Values {
@@ -27,30 +19,6 @@ func peForm(r *http.Request) url.Values {
 		_ = r.ParseForm()
 	}
 	return r.Form
-}
-
-// peBase is the public base URL of a network's twin as the caller reached it.
-func peBase(q *req) string {
-	scheme := "http"
-	if q.r.TLS != nil || q.r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
-	}
-	return scheme + "://" + q.r.Host + "/sandbox/" + q.net.d.seg
-}
-
-// peLive answers a live held thing of one of kinds by id, or nil.
-func (n *Net) peLive(id string, kinds ...string) *Held {
-	for _, h := range n.held {
-		if h.ID != id || h.DeletedAt != nil {
-			continue
-		}
-		for _, k := range kinds {
-			if h.Kind == k {
-				return h
-			}
-		}
-	}
-	return nil
 }
 
 // peByData answers held things of a kind whose Data[key] equals v.

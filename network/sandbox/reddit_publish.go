@@ -106,8 +106,8 @@ func redditPublish(d *dialect) *dialect {
 		}
 		id := randID("")[:12]
 		key := "rte_images/" + id + "/" + url.PathEscape(a["filepath"])
-		host := strings.TrimPrefix(strings.TrimPrefix(pdBase(q), "https:"), "http:")
-		loc := pdBase(q) + "/media-upload/" + key
+		host := strings.TrimPrefix(strings.TrimPrefix(baseURL(q), "https:"), "http:")
+		loc := baseURL(q) + "/media-upload/" + key
 		q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Text: a["filepath"], URL: loc,
 			Data: map[string]any{"mimetype": mt, "key": key, "uploaded": false}})
 		fields := []map[string]string{{"name": "acl", "value": "private"}, {"name": "key", "value": key},
@@ -207,7 +207,7 @@ func redditPublish(d *dialect) *dialect {
 				Caption string `json:"caption"`
 			} `json:"items"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			q.json(http.StatusBadRequest, map[string]any{"message": "Bad Request", "error": 400})
 			return
 		}
@@ -254,7 +254,7 @@ func redditPublish(d *dialect) *dialect {
 	}
 	d.routes["POST /api/del"] = func(q *req) {
 		id := pdArgs(q.r)["id"]
-		h := q.net.pdLive(id, KindPost, KindComment)
+		h := q.net.live(id, KindPost, KindComment)
 		if h != nil && h.User == q.user.Login {
 			q.net.remove(h)
 		}
@@ -262,7 +262,7 @@ func redditPublish(d *dialect) *dialect {
 	}
 	d.routes["POST /api/comment"] = func(q *req) {
 		a := pdArgs(q.r)
-		parent := q.net.pdLive(a["thing_id"], KindPost, KindComment)
+		parent := q.net.live(a["thing_id"], KindPost, KindComment)
 		switch {
 		case parent == nil:
 			jsonErr(q, "INVALID_THING_ID", "that thing doesn't exist", "parent") // (U) code

@@ -87,7 +87,7 @@ func slackPublish(d *dialect) {
 	}
 	permalink := func(q *req) {
 		a := pdArgs(q.r)
-		h := q.net.pdLive(a["message_ts"], KindPost, KindComment)
+		h := q.net.live(a["message_ts"], KindPost, KindComment)
 		if _, ok := channelOf(q, a["channel"]); !ok {
 			fail(q, "channel_not_found")
 			return
@@ -105,7 +105,7 @@ func slackPublish(d *dialect) {
 			fail(q, "channel_not_found")
 			return
 		}
-		h := q.net.pdLive(a["ts"], KindPost, KindComment)
+		h := q.net.live(a["ts"], KindPost, KindComment)
 		if h == nil || h.Channel != a["channel"] {
 			fail(q, "message_not_found")
 			return
@@ -150,7 +150,7 @@ func slackPublish(d *dialect) {
 		}
 		id := "F" + strings.ToUpper(randID("")[:10])
 		q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Text: a["filename"], Data: map[string]any{"length": n, "uploaded": false, "altText": a["alt_txt"]}})
-		q.json(http.StatusOK, map[string]any{"ok": true, "upload_url": pdBase(q) + "/upload/v1/" + id, "file_id": id})
+		q.json(http.StatusOK, map[string]any{"ok": true, "upload_url": baseURL(q) + "/upload/v1/" + id, "file_id": id})
 	}
 	if d.patterns == nil {
 		d.patterns = map[string]func(q *req){}

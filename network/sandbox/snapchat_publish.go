@@ -73,7 +73,7 @@ func scMedia(q *req) {
 		IV   string `json:"iv"`
 	}
 	key, iv := []byte(nil), []byte(nil)
-	ok := peJSON(q.r, &body)
+	ok := decodeJSON(q.r, &body)
 	if ok {
 		var e1, e2 error
 		key, e1 = base64.StdEncoding.DecodeString(body.Key)
@@ -95,7 +95,7 @@ func scPart(q *req) {
 	if !scProfile(q) {
 		return
 	}
-	m := q.net.peLive(peSeg(q, 5), KindMedia)
+	m := q.net.live(peSeg(q, 5), KindMedia)
 	if m == nil || m.Data["type"] != scMediaKind || m.User != q.user.Login {
 		scBad(q, http.StatusNotFound, "E1003", "Media not found")
 		return
@@ -177,8 +177,8 @@ func scPost(q *req, e string) {
 		Locale      string `json:"locale"`
 		Skip        bool   `json:"skip_save_to_profile"`
 	}
-	_ = peJSON(q.r, &body)
-	m := q.net.peLive(body.MediaID, KindMedia)
+	_ = decodeJSON(q.r, &body)
+	m := q.net.live(body.MediaID, KindMedia)
 	switch {
 	case m == nil || m.Data["type"] != scMediaKind || m.User != q.user.Login:
 		scBad(q, http.StatusBadRequest, "E1003", "media_id does not name a media of this profile")
@@ -232,7 +232,7 @@ func scDelete(q *req, e string) {
 	if !scProfile(q) {
 		return
 	}
-	h := q.net.peLive(peSeg(q, 5), KindPost)
+	h := q.net.live(peSeg(q, 5), KindPost)
 	if h == nil || h.User != q.user.Login || h.Data["edge"] != e {
 		scBad(q, http.StatusNotFound, "E1003", "Not found")
 		return

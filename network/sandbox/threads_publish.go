@@ -133,7 +133,7 @@ func threadsPublish(d *dialect) {
 				}
 			}
 		}
-		if r := a["reply_to_id"]; r != "" && q.net.pdLive(r, KindPost, KindComment) == nil {
+		if r := a["reply_to_id"]; r != "" && q.net.live(r, KindPost, KindComment) == nil {
 			missing(q, r)
 			return
 		}
@@ -197,7 +197,7 @@ func threadsPublish(d *dialect) {
 			q.json(http.StatusOK, out)
 			return
 		}
-		h := q.net.pdLive(id, KindPost, KindComment)
+		h := q.net.live(id, KindPost, KindComment)
 		if h == nil {
 			missing(q, id)
 			return
@@ -247,7 +247,7 @@ func threadsPublish(d *dialect) {
 	}
 	d.routes["GET /v1.0/{id}/replies"] = func(q *req) {
 		id := idOf(q, 2)
-		if q.net.pdLive(id, KindPost, KindComment) == nil {
+		if q.net.live(id, KindPost, KindComment) == nil {
 			missing(q, id)
 			return
 		}
@@ -255,7 +255,7 @@ func threadsPublish(d *dialect) {
 	}
 	d.routes["DELETE /v1.0/{id}"] = func(q *req) {
 		id := idOf(q, 2)
-		h := q.net.pdLive(id, KindPost, KindComment)
+		h := q.net.live(id, KindPost, KindComment)
 		if h == nil || h.User != q.user.Login {
 			missing(q, id)
 			return

@@ -88,7 +88,7 @@ func ttVideoInit(q *req, draft bool) {
 			VideoURL   string `json:"video_url"`
 		} `json:"source_info"`
 	}
-	if !peJSON(q.r, &body) {
+	if !decodeJSON(q.r, &body) {
 		ttInvalid(q, "invalid_params", "The request body is not valid JSON.")
 		return
 	}
@@ -119,7 +119,7 @@ func ttVideoInit(q *req, draft bool) {
 		}
 		token := randID("")
 		data["status"], data["size"], data["chunk"], data["received"], data["token"] = "PROCESSING_UPLOAD", s.VideoSize, s.ChunkSize, int64(0), token
-		out["upload_url"] = peBase(q) + "/upload/video?upload_id=" + id + "&upload_token=" + token
+		out["upload_url"] = baseURL(q) + "/upload/video?upload_id=" + id + "&upload_token=" + token
 	case "PULL_FROM_URL":
 		if !pePublicURL(s.VideoURL) {
 			ttInvalid(q, "invalid_params", "video_url is not a valid URL.")
@@ -150,7 +150,7 @@ func ttPhotoInit(q *req) {
 			CoverIndex  int      `json:"photo_cover_index"`
 		} `json:"source_info"`
 	}
-	if !peJSON(q.r, &body) || body.PostInfo == nil {
+	if !decodeJSON(q.r, &body) || body.PostInfo == nil {
 		ttInvalid(q, "invalid_params", "post_info is required.")
 		return
 	}
@@ -209,7 +209,7 @@ func ttMakePost(q *req, h *Held, media []string) {
 // ttUpload takes FILE_UPLOAD chunks in order.
 func ttUpload(q *req) {
 	v := q.r.URL.Query()
-	h := q.net.peLive(v.Get("upload_id"), KindMedia)
+	h := q.net.live(v.Get("upload_id"), KindMedia)
 	if h == nil || h.Data["token"] != v.Get("upload_token") || h.Data["ready"] == true {
 		ttInvalid(q, "invalid_params", "The upload URL is invalid or expired.")
 		return
@@ -248,8 +248,8 @@ func ttStatus(q *req) {
 	var body struct {
 		PublishID string `json:"publish_id"`
 	}
-	_ = peJSON(q.r, &body)
-	h := q.net.peLive(body.PublishID, KindMedia)
+	_ = decodeJSON(q.r, &body)
+	h := q.net.live(body.PublishID, KindMedia)
 	if h == nil || h.User != q.user.Login || h.Data["type"] != ttPublish {
 		ttInvalid(q, "invalid_publish_id", "The publish_id does not exist.")
 		return

@@ -54,7 +54,7 @@ func xPublish(d *dialect) *dialect {
 			TotalBytes    int    `json:"total_bytes"`
 			MediaCategory string `json:"media_category"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			invalid(q, "Request body is not valid JSON")
 			return
 		}
@@ -182,7 +182,7 @@ func xPublish(d *dialect) *dialect {
 				} `json:"alt_text"`
 			} `json:"metadata"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			invalid(q, "Request body is not valid JSON")
 			return
 		}
@@ -214,7 +214,7 @@ func xPublish(d *dialect) *dialect {
 				InReplyToTweetID string `json:"in_reply_to_tweet_id"`
 			} `json:"reply"`
 		}
-		if !pdJSON(q.r, &in) {
+		if !decodeJSON(q.r, &in) {
 			invalid(q, "Request body is not valid JSON")
 			return
 		}
@@ -274,7 +274,7 @@ func xPublish(d *dialect) *dialect {
 		parent, conversation := "", ""
 		if in.Reply != nil {
 			parent = in.Reply.InReplyToTweetID
-			if p := q.net.pdLive(parent, KindPost, KindComment); p != nil {
+			if p := q.net.live(parent, KindPost, KindComment); p != nil {
 				conversation, _ = p.Data["conversationId"].(string)
 			} else if q.net.find(KindPost, parent) != nil || q.net.find(KindComment, parent) != nil {
 				problem(q, http.StatusForbidden, "Forbidden", "You attempted to reply to a Tweet that is deleted or not visible to you.")
@@ -292,7 +292,7 @@ func xPublish(d *dialect) *dialect {
 			conversation = id
 		}
 		kind := KindPost
-		if p := q.net.pdLive(parent, KindPost, KindComment); p != nil && p.User == q.user.Login {
+		if p := q.net.live(parent, KindPost, KindComment); p != nil && p.User == q.user.Login {
 			kind = KindComment
 		}
 		media := append([]string(nil), ids...)
@@ -312,7 +312,7 @@ func xPublish(d *dialect) *dialect {
 	}
 	d.routes["GET /2/tweets/{id}"] = func(q *req) {
 		id := strings.TrimPrefix(q.path, "/2/tweets/")
-		h := q.net.pdLive(id, KindPost, KindComment)
+		h := q.net.live(id, KindPost, KindComment)
 		if h == nil {
 			notFound(q, id)
 			return
@@ -321,7 +321,7 @@ func xPublish(d *dialect) *dialect {
 	}
 	d.routes["DELETE /2/tweets/{id}"] = func(q *req) {
 		id := strings.TrimPrefix(q.path, "/2/tweets/")
-		h := q.net.pdLive(id, KindPost, KindComment)
+		h := q.net.live(id, KindPost, KindComment)
 		if h == nil {
 			problem(q, http.StatusNotFound, "Not Found Error", "Could not find tweet with id: ["+id+"].")
 			return

@@ -89,13 +89,13 @@ func ytStart(q *req) {
 	var body map[string]any
 	_ = json.Unmarshal(raw, &body)
 	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": ytSession, "total": total, "received": int64(0), "meta": body}})
-	q.w.Header().Set("Location", peBase(q)+"/upload/youtube/v3/videos?uploadType=resumable&upload_id="+id)
+	q.w.Header().Set("Location", baseURL(q)+"/upload/youtube/v3/videos?uploadType=resumable&upload_id="+id)
 	q.w.Header().Set("X-GUploader-UploadID", id)
 	q.w.WriteHeader(http.StatusOK)
 }
 
 func ytPut(q *req) {
-	s := q.net.peLive(q.r.URL.Query().Get("upload_id"), KindMedia)
+	s := q.net.live(q.r.URL.Query().Get("upload_id"), KindMedia)
 	if s == nil || s.Data["type"] != ytSession || s.User != q.user.Login {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "notFound", Message: "The upload session was not found or has expired."})
 		return
@@ -186,7 +186,7 @@ func ytView(h *Held) map[string]any {
 func ytList(q *req) {
 	items := []map[string]any{}
 	for _, id := range strings.Split(q.r.URL.Query().Get("id"), ",") {
-		if h := q.net.peLive(id, KindPost); h != nil && h.User == q.user.Login {
+		if h := q.net.live(id, KindPost); h != nil && h.User == q.user.Login {
 			items = append(items, ytView(h))
 		}
 	}
@@ -195,7 +195,7 @@ func ytList(q *req) {
 }
 
 func ytVideo(q *req, id string) *Held {
-	h := q.net.peLive(id, KindPost)
+	h := q.net.live(id, KindPost)
 	if h == nil || h.User != q.user.Login {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "videoNotFound", Message: "The video identified by the <code><a href=\"/youtube/v3/docs/videos/delete#id\">id</a></code> parameter could not be found."})
 		return nil
@@ -245,11 +245,11 @@ func ytThread(q *req) {
 			} `json:"topLevelComment"`
 		} `json:"snippet"`
 	}
-	if !peJSON(q.r, &body) || body.Snippet.TopLevelComment.Snippet.TextOriginal == "" {
+	if !decodeJSON(q.r, &body) || body.Snippet.TopLevelComment.Snippet.TextOriginal == "" {
 		ytBad(q, "commentTextRequired", "The comment resource must contain the snippet.topLevelComment.snippet.textOriginal property.")
 		return
 	}
-	v := q.net.peLive(body.Snippet.VideoID, KindPost)
+	v := q.net.live(body.Snippet.VideoID, KindPost)
 	if v == nil {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "videoNotFound", Message: "The video identified by the videoId parameter could not be found."})
 		return
@@ -268,11 +268,11 @@ func ytReply(q *req) {
 			TextOriginal string `json:"textOriginal"`
 		} `json:"snippet"`
 	}
-	if !peJSON(q.r, &body) || body.Snippet.TextOriginal == "" {
+	if !decodeJSON(q.r, &body) || body.Snippet.TextOriginal == "" {
 		ytBad(q, "commentTextRequired", "The comment resource must contain the snippet.textOriginal property.")
 		return
 	}
-	p := q.net.peLive(body.Snippet.ParentID, KindComment)
+	p := q.net.live(body.Snippet.ParentID, KindComment)
 	if p == nil {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "parentCommentNotFound", Message: "The parent comment could not be found."})
 		return
