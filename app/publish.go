@@ -607,11 +607,23 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 				}
 			}
 		}
+	} else if until, ok := s.stillProcessing(t0, callErr, now); ok {
+		// Not a failure: free the worker and look again when the network should be done.
+		t, err = q.TargetWaiting(ctx, store.TargetWaitingParams{ID: t0.ID, NextAttemptAt: &until, Since: now.Format(time.RFC3339)})
+		if err != nil {
+			return fmt.Errorf("app: publish outcome: %w", err)
+		}
+		if err := s.enqueueTarget(ctx, tx, t, until); err != nil {
+			return err
+		}
 	} else {
 		if callErr == nil {
 			callErr = &NetworkError{Network: n, Class: ErrTransient, Message: "the network answered without an id"}
 		}
 		class := ClassOf(callErr)
+		if class == ErrProcessing {
+			class = ErrTransient // processing for longer than maxProcessingWait: retried (and counted) as a failure
+		}
 		var ae *Error
 		if errors.As(callErr, &ae) {
 			class = ErrPermanent // Crier's own refusal (an account to reconnect …)
@@ -660,6 +672,28 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		return err
 	}
 	return complete(ctx, tx)
+}
+
+// maxProcessingWait bounds how long a target waits for a network's async processing
+// (ErrProcessing) before the wait counts as a transient failure.
+const maxProcessingWait = time.Hour
+
+// stillProcessing answers when to look again at a target whose network is still processing,
+// unless it has waited longer than maxProcessingWait.
+func (s *Service) stillProcessing(t store.PublishTarget, callErr error, now time.Time) (time.Time, bool) {
+	var ne *NetworkError
+	if !errors.As(callErr, &ne) || ne.Class != ErrProcessing {
+		return time.Time{}, false
+	}
+	var cp map[string]string
+	_ = json.Unmarshal(t.Checkpoints, &cp)
+	if since, err := time.Parse(time.RFC3339, cp["crier.processingSince"]); err == nil && now.Sub(since) > maxProcessingWait {
+		return time.Time{}, false
+	}
+	if next := now.Add(time.Second); ne.ResetAt.Before(next) {
+		return next, true
+	}
+	return ne.ResetAt, true
 }
 
 // settleOwner moves the post (or comment) along with its targets; when every target is final it

@@ -188,6 +188,10 @@ const (
 	ErrAuthExpired ErrorClass = "AUTH_EXPIRED"
 	// ErrPermanent: validation, policy, missing permission: no retry; show the message.
 	ErrPermanent ErrorClass = "PERMANENT"
+	// ErrProcessing is no failure: the network is still processing an async step (a media
+	// container, an upload) whose state the adapter checkpointed. The publishing pipeline frees the
+	// worker and runs the target again at ResetAt, resuming from the checkpoints.
+	ErrProcessing ErrorClass = "PROCESSING"
 )
 
 // NetworkError is an error answered by a network (or the failure to reach it). Code and Message
@@ -198,7 +202,7 @@ type NetworkError struct {
 	Status  int
 	Code    string
 	Message string
-	ResetAt time.Time // ErrRateLimited: when the window reopens (zero when the network did not say)
+	ResetAt time.Time // ErrRateLimited: when the window reopens (zero when the network did not say); ErrProcessing: when to look again
 	Err     error     // the transport error, if any
 }
 

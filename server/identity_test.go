@@ -19,7 +19,7 @@ func newEmail() string {
 }
 
 // signupCookie signs up through the API and returns the session cookie header value.
-func signupCookie(t *testing.T, srv *servertest.Server) string {
+func signupCookie(t testing.TB, srv *servertest.Server) string {
 	t.Helper()
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/auth/signup", `{"email":"`+newEmail()+`","password":"0123456789","firstName":"Grace","organizationName":"Acme"}`)
 	require.Equal(t, http.StatusCreated, res.StatusCode, string(b))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"sort"
@@ -16,59 +15,46 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/jobs"
+	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/server/servertest"
 )
 
-// BenchmarkPublishDueTogether publishes N posts (CRIER_BENCH_POSTS, default 200; CRIER_BENCH_WORKERS
-// publish workers, default the production queue's) due at the same
-// moment through the whole pipeline to the sandbox (every network whose adapter publishes on this
-// branch), and in the same run River's own throughput of no-op jobs with the same workers and fetch
-// settings. It prints a table: time until all POSTED, posts/s, lateness (postDate → the worker's
-// start of the attempt) p50/p99, River's raw jobs/s and the ratio.
+// BenchmarkPublishDueTogether measures the publishing pipeline against the sandbox networks, in
+// two phases run by the same River client:
+//
+//   - burst: N posts (CRIER_BENCH_POSTS, default 300) due at the same moment, spread round-robin
+//     over the 15 networks, each post to CRIER_BENCH_FANOUT networks (default 1), with the media each
+//     network needs (a photo for Instagram, Pinterest, TikTok and Snapchat, a video for YouTube).
+//     Reports the time until every target is POSTED, posts/s, targets/s and lateness p50/p99 (mostly
+//     queueing: thousands due in the same second wait their turn);
+//   - paced: M posts (CRIER_BENCH_PACED, default N/5) due one after another at CRIER_BENCH_RATE
+//     posts/s (default 50), a steady load under capacity: lateness p50/p99 here is the pipeline's
+//     own delay from postDate to the worker's start.
+//
+// And River's own throughput of no-op jobs with the same workers (CRIER_BENCH_WORKERS, default the
+// production queue's) and fetch settings, for the ratio. Accounts stay under every network's daily
+// cap: each network gets as many accounts (one per team) as its share of posts needs.
 func BenchmarkPublishDueTogether(b *testing.B) {
-	n := 200
-	if v, err := strconv.Atoi(os.Getenv("CRIER_BENCH_POSTS")); err == nil && v > 0 {
-		n = v
-	}
-	workers := jobs.Queues[jobs.QueuePublish].MaxWorkers // as configured in production (CRIER_BENCH_WORKERS overrides)
-	if v, err := strconv.Atoi(os.Getenv("CRIER_BENCH_WORKERS")); err == nil && v > 0 {
-		workers = v
-	}
+	cfg := benchConfig{posts: envInt("CRIER_BENCH_POSTS", 300), fanout: envInt("CRIER_BENCH_FANOUT", 1),
+		rate: envInt("CRIER_BENCH_RATE", 50), workers: envInt("CRIER_BENCH_WORKERS", jobs.Queues[jobs.QueuePublish].MaxWorkers)}
+	cfg.paced = envInt("CRIER_BENCH_PACED", cfg.posts/5)
+	cfg.fanout = min(max(cfg.fanout, 1), len(app.Networks))
 	for i := 0; i < b.N; i++ {
-		runPublishBench(b, n, workers)
+		runPublishBench(b, cfg)
 	}
 }
 
-func tbDo(tb testing.TB, method, url, body string, header ...string) (*http.Response, []byte) {
-	tb.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	res, err := client.Do(req)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res, out
-}
+type benchConfig struct{ posts, fanout, paced, rate, workers int }
 
-func tbMust(tb testing.TB, res *http.Response, b []byte, status int) {
-	tb.Helper()
-	if res.StatusCode != status {
-		tb.Fatalf("%s %s: %d %s", res.Request.Method, res.Request.URL, res.StatusCode, b)
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v >= 0 {
+		return v
 	}
+	return def
 }
 
 type benchNoopArgs struct{}
@@ -81,203 +67,331 @@ type benchNoopWorker struct {
 
 func (benchNoopWorker) Work(context.Context, *river.Job[benchNoopArgs]) error { return nil }
 
-func runPublishBench(b *testing.B, n, workers int) {
-	b.StopTimer()
-	ctx := context.Background()
-	srv := servertest.Start(b, servertest.Options{NoWorkers: true, MaxConns: workers + 10})
-	res, body := tbDo(b, http.MethodPost, srv.URL+"/api/v1/auth/signup", `{"email":"`+newEmail()+`","password":"0123456789","firstName":"Bench"}`)
-	tbMust(b, res, body, http.StatusCreated)
-	cookie := ""
-	for _, c := range res.Cookies() {
-		if c.Name == "crier_session" {
-			cookie = c.Name + "=" + c.Value
-		}
+// benchFleet is the bench's organization: teams holding accounts, and what each network's payload
+// needs (uploads, a channel).
+type benchFleet struct {
+	srv      *servertest.Server
+	pctx     context.Context
+	key      string
+	teams    []string                       // team i holds an account on network n when i < accounts[n]
+	accounts map[app.Network]int            // accounts per network
+	postTeam []int                          // post i is on teams[postTeam[i]]
+	channel  map[string]map[app.Network]any // team → network → its channel (id or name, per payload)
+	photo    string                         // upload ids
+	video    string
+}
+
+// networksOf answers the networks of the i-th post: fanout networks round-robin.
+func networksOf(i, fanout int) []app.Network {
+	out := make([]app.Network, fanout)
+	for k := range out {
+		out[k] = app.Networks[(i*fanout+k)%len(app.Networks)]
 	}
-	res, body = tbDo(b, http.MethodPost, srv.URL+"/api/v1/api-key", `{"name":"bench"}`, "Cookie", cookie, "Sec-Fetch-Site", "same-origin")
-	tbMust(b, res, body, http.StatusCreated)
-	var k struct{ Key string }
-	_ = json.Unmarshal(body, &k)
+	return out
+}
+
+// benchPlan places every post on a team with room under each network's daily cap: greedily, the
+// first team where all the post's networks have room (teams[i] is post i's team), and answers how
+// many accounts each network needs.
+func benchPlan(posts, fanout int) (teams []int, accounts map[app.Network]int) {
+	uses := map[app.Network]int{}
+	accounts = map[app.Network]int{}
+	for i := 0; i < posts; i++ {
+		nets := networksOf(i, fanout)
+		team := 0
+		for _, n := range nets {
+			team = max(team, uses[n]/app.DailyCapsOf(n).Posts)
+		}
+		for _, n := range nets {
+			uses[n] = max(uses[n], team*app.DailyCapsOf(n).Posts) + 1
+			accounts[n] = max(accounts[n], team+1)
+		}
+		teams = append(teams, team)
+	}
+	return teams, accounts
+}
+
+func newBenchFleet(b *testing.B, srv *servertest.Server, posts, fanout int) *benchFleet {
+	ctx := context.Background()
+	f := &benchFleet{srv: srv, key: apiKeyFor(b, srv), channel: map[string]map[app.Network]any{}}
 	if _, err := srv.Pool.Exec(ctx, `UPDATE organizations SET plan = 'ENTERPRISE'`); err != nil {
 		b.Fatal(err)
 	}
-	principal, err := srv.Service.AuthenticateAPIKey(ctx, k.Key)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pctx := app.WithPrincipal(ctx, principal)
+	principal, err := srv.Service.AuthenticateAPIKey(ctx, f.key)
+	require.NoError(b, err)
+	f.pctx = app.WithPrincipal(ctx, principal)
 
-	// Enough teams that every account stays under its network's daily cap.
-	nets := killTestNetworks()
-	perTeam := 250
-	for _, net := range nets {
-		perTeam = min(perTeam, app.DailyCapsOf(net).Posts)
+	f.postTeam, f.accounts = benchPlan(posts, fanout)
+	teams := 0
+	for _, c := range f.accounts {
+		teams = max(teams, c)
 	}
-	var teams []string
-	for i := 0; i < (n+perTeam-1)/perTeam; i++ {
-		res, body := tbDo(b, http.MethodPost, srv.URL+"/api/v1/team", fmt.Sprintf(`{"name":"Bench %d"}`, i), "x-api-key", k.Key)
-		tbMust(b, res, body, http.StatusOK)
-		var team struct{ ID string }
-		_ = json.Unmarshal(body, &team)
-		for _, net := range nets {
-			cb := `{"type":"` + string(net) + `","teamId":"` + team.ID + `","redirectUrl":"https://app.example/"`
-			if net == app.Mastodon {
-				cb += `,"serverUrl":"` + srv.URL + `/sandbox/mastodon"`
+	for i := 0; i < teams; i++ {
+		team := newTeam(b, srv, f.key, fmt.Sprintf("Bench %d", i))
+		f.teams = append(f.teams, team)
+		f.channel[team] = map[app.Network]any{}
+		for _, n := range app.Networks {
+			if i < f.accounts[n] {
+				f.connect(b, team, n)
 			}
-			res, body := tbDo(b, http.MethodPost, srv.URL+"/api/v1/social-account/connect", cb+"}", "x-api-key", k.Key)
-			tbMust(b, res, body, http.StatusOK)
-			var out struct{ URL string }
-			_ = json.Unmarshal(body, &out)
-			res, body = tbDo(b, http.MethodGet, out.URL+"&approve=1", "")
-			tbMust(b, res, body, http.StatusFound)
-			res, body = tbDo(b, http.MethodGet, res.Header.Get("Location"), "")
-			tbMust(b, res, body, http.StatusFound)
 		}
-		teams = append(teams, team.ID)
 	}
+	res, body := postFile(b, srv, f.key, "", "", mediatest.JPEG(1080, 1080))
+	require.Equal(b, http.StatusOK, res.StatusCode, string(body))
+	f.photo = decodeID(b, body)
+	res, body = postFile(b, srv, f.key, "", "", mediatest.Fixture(b, "sample.mp4"))
+	require.Equal(b, http.StatusOK, res.StatusCode, string(body))
+	f.video = decodeID(b, body)
+	return f
+}
 
-	lead := 3*time.Second + time.Duration(n)*15*time.Millisecond
-	due := time.Now().Add(lead).UTC().Truncate(time.Millisecond)
-	dueStr := due.Format(time.RFC3339Nano)
+func decodeID(b *testing.B, body []byte) string {
+	var u struct{ ID string }
+	require.NoError(b, json.Unmarshal(body, &u), string(body))
+	return u.ID
+}
+
+// connect connects network n on team and picks what its posts need: the page/channel set-channel
+// chooses, or the first channel (Discord and Slack channel, subreddit, Pinterest board) named per post.
+func (f *benchFleet) connect(b *testing.B, team string, n app.Network) {
+	done := connectAny(b, f.srv, f.key, string(n), team)
+	require.Equal(b, "true", done.Query().Get("success"), done.String())
+	_, a := byType(b, f.srv, f.key, string(n), team)
+	switch n {
+	case app.YouTube, app.Instagram, app.Facebook, app.LinkedIn, app.GoogleBusiness:
+		require.NotEmpty(b, a.Channels, "%s lists its channels", n)
+		body := `{"type":"` + string(n) + `","teamId":"` + team + `","channelId":"` + a.Channels[0].ID + `"}`
+		res, out := do(b, http.MethodPost, f.srv.URL+"/api/v1/social-account/set-channel", body, "x-api-key", f.key)
+		require.Equal(b, http.StatusOK, res.StatusCode, string(out))
+	case app.Discord, app.Slack, app.Reddit:
+		require.NotEmpty(b, a.Channels, "%s lists its channels", n)
+		f.channel[team][n] = a.Channels[0].ID
+	case app.Pinterest:
+		require.NotEmpty(b, a.Channels, "%s lists its channels", n)
+		require.NotNil(b, a.Channels[0].Name)
+		f.channel[team][n] = *a.Channels[0].Name
+	}
+}
+
+// payload is network n's data for post i on team.
+func (f *benchFleet) payload(team string, n app.Network, i int) map[string]any {
+	text := fmt.Sprintf("Bench post %d", i)
+	switch n {
+	case app.TikTok:
+		return map[string]any{"type": "IMAGE", "text": text, "uploadIds": []string{f.photo}}
+	case app.YouTube:
+		return map[string]any{"type": "VIDEO", "text": text, "uploadIds": []string{f.video}}
+	case app.Instagram, app.Snapchat:
+		return map[string]any{"text": text, "uploadIds": []string{f.photo}}
+	case app.Pinterest:
+		return map[string]any{"text": text, "boardName": f.channel[team][n], "uploadIds": []string{f.photo}}
+	case app.Reddit:
+		return map[string]any{"text": text, "sr": f.channel[team][n]}
+	case app.Discord, app.Slack:
+		return map[string]any{"text": text, "channelId": f.channel[team][n]}
+	}
+	return map[string]any{"text": text}
+}
+
+// createPosts creates count posts (numbered from first, placed by the plan) due at due(i).
+func (f *benchFleet) createPosts(b *testing.B, first, count, fanout int, title string, due func(i int) time.Time) {
 	st := app.PostScheduled
-	created := time.Now()
-	for i := 0; i < n; i++ {
-		data := app.PostData{}
-		for _, net := range nets {
-			raw, _ := json.Marshal(map[app.Network]map[string]string{net: {"text": fmt.Sprintf("bench post %d", i)}})
-			var add app.PostData
-			_ = json.Unmarshal(raw, &add)
-			merged := map[string]json.RawMessage{}
-			for _, d := range []app.PostData{data, add} {
-				m := map[string]json.RawMessage{}
-				bb, _ := json.Marshal(d)
-				_ = json.Unmarshal(bb, &m)
-				for k, v := range m {
-					merged[k] = v
-				}
-			}
-			bb, _ := json.Marshal(merged)
-			data = app.PostData{}
-			_ = json.Unmarshal(bb, &data)
+	for i := first; i < first+count; i++ {
+		nets, team := networksOf(i, fanout), f.teams[f.postTeam[i]]
+		data := map[app.Network]any{}
+		for _, n := range nets {
+			data[n] = f.payload(team, n, i)
 		}
-		title := fmt.Sprintf("Bench %d", i)
-		if _, err := srv.Service.CreatePost(pctx, app.PostParams{TeamID: teams[i/perTeam], Title: &title, PostDate: &dueStr, Status: &st,
-			SocialAccountTypes: nets, Data: &data}); err != nil {
-			b.Fatal(err)
+		raw, _ := json.Marshal(data)
+		var pd app.PostData
+		require.NoError(b, json.Unmarshal(raw, &pd))
+		name, date := fmt.Sprintf("%s %d", title, i), due(i).UTC().Format(time.RFC3339Nano)
+		if _, err := f.srv.Service.CreatePost(f.pctx, app.PostParams{TeamID: team, Title: &name, PostDate: &date, Status: &st,
+			SocialAccountTypes: nets, Data: &pd}); err != nil {
+			b.Fatalf("post %d %v: %v", i, nets, err)
 		}
 	}
-	if time.Now().After(due) {
-		b.Logf("warning: creating %d posts took %s, past their date (lead %s)", n, time.Since(created), lead)
-	}
+}
 
-	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{Work: true, PublishWorkers: workers})
-	if err != nil {
-		b.Fatal(err)
-	}
-	wctx, stopPromote := context.WithCancel(ctx)
-	go jobs.PromoteDue(wctx, srv.Pool, nil)
-	if err := client.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	targets := n * len(nets)
-	b.StartTimer()
-	deadline := time.Now().Add(lead + 10*time.Minute)
+// waitPosted waits until want targets are POSTED (polling gently: the poll is not what is measured;
+// the end is the last posted_at).
+func waitPosted(b *testing.B, srv *servertest.Server, want int, limit time.Duration) {
+	deadline := time.Now().Add(limit)
 	for {
-		var posted int
-		if err := srv.Pool.QueryRow(ctx, `SELECT count(*) FROM publish_targets WHERE status = 'POSTED'`).Scan(&posted); err != nil {
-			b.Fatal(err)
+		var posted, failed int
+		err := srv.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status = 'POSTED'), count(*) FILTER (WHERE status = 'ERROR') FROM publish_targets`).Scan(&posted, &failed)
+		require.NoError(b, err)
+		if failed > 0 {
+			var msg string
+			_ = srv.Pool.QueryRow(context.Background(), `SELECT network || ': ' || coalesce(error, '') FROM publish_targets WHERE status = 'ERROR' LIMIT 1`).Scan(&msg)
+			b.Fatalf("%d targets failed, e.g. %s", failed, msg)
 		}
-		if posted == targets {
-			break
+		if posted >= want {
+			return
 		}
 		if time.Now().After(deadline) {
-			b.Fatalf("%d of %d targets POSTED after 10 min", posted, targets)
+			b.Fatalf("%d of %d targets POSTED after %s", posted, want, limit)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
+}
+
+// lateness answers the sorted lateness (River's attempted_at − the job's scheduled_at, which is the
+// postDate) of the completed publish jobs of posts titled with prefix.
+func lateness(b *testing.B, srv *servertest.Server, prefix string) []float64 {
+	rows, err := srv.Pool.Query(context.Background(), `
+		SELECT extract(epoch FROM j.attempted_at - j.scheduled_at)::float8
+		FROM river_job j JOIN publish_targets t ON t.id::text = j.args->>'target_id' JOIN posts p ON p.id = t.post_id
+		WHERE j.kind = 'publish_target' AND j.state = 'completed' AND t.kind = 'POST' AND p.title LIKE $1 || ' %'`, prefix)
+	require.NoError(b, err)
+	out, err := pgx.CollectRows(rows, pgx.RowTo[float64])
+	require.NoError(b, err)
+	sort.Float64s(out)
+	return out
+}
+
+// workerTimes answers, per network, the sorted worker time of each POSTED target (its jobs' start
+// to finish, summed: a target whose network processes media asynchronously takes several jobs)
+// and how many jobs the targets took.
+func workerTimes(b *testing.B, srv *servertest.Server) (map[app.Network][]float64, map[app.Network]int) {
+	rows, err := srv.Pool.Query(context.Background(), `
+		SELECT t.network, sum(extract(epoch FROM j.finalized_at - j.attempted_at))::float8, count(*)
+		FROM river_job j JOIN publish_targets t ON t.id::text = j.args->>'target_id'
+		WHERE j.kind = 'publish_target' AND j.state = 'completed' AND t.status = 'POSTED' GROUP BY t.id, t.network ORDER BY 2`)
+	require.NoError(b, err)
+	defer rows.Close()
+	times, jobCount := map[app.Network][]float64{}, map[app.Network]int{}
+	for rows.Next() {
+		var n app.Network
+		var d float64
+		var c int
+		require.NoError(b, rows.Scan(&n, &d, &c))
+		times[n] = append(times[n], d)
+		jobCount[n] += c
+	}
+	require.NoError(b, rows.Err())
+	return times, jobCount
+}
+
+func pct(sorted []float64, p float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	return sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
+}
+
+func runPublishBench(b *testing.B, cfg benchConfig) {
+	b.StopTimer()
+	ctx := context.Background()
+	srv := servertest.Start(b, servertest.Options{NoWorkers: true, MaxConns: cfg.workers + 10})
+	fleet := newBenchFleet(b, srv, cfg.posts+cfg.paced, cfg.fanout)
+
+	lead := 3*time.Second + time.Duration(cfg.posts*cfg.fanout)*6*time.Millisecond
+	due := time.Now().Add(lead).UTC().Truncate(time.Millisecond)
+	created := time.Now()
+	fleet.createPosts(b, 0, cfg.posts, cfg.fanout, "Burst", func(int) time.Time { return due })
+	if time.Now().After(due) {
+		b.Logf("warning: creating %d posts took %s, past their date (lead %s)", cfg.posts, time.Since(created), lead)
+	}
+
+	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{Work: true, PublishWorkers: cfg.workers})
+	require.NoError(b, err)
+	wctx, stopPromote := context.WithCancel(ctx)
+	defer stopPromote()
+	go jobs.PromoteDue(wctx, srv.Pool, nil)
+	require.NoError(b, client.Start(ctx))
+	targets := cfg.posts * cfg.fanout
+	b.StartTimer()
+	waitPosted(b, srv, targets, lead+15*time.Minute)
 	b.StopTimer()
 	var last time.Time
-	if err := srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last); err != nil {
-		b.Fatal(err)
-	}
-	rows, err := srv.Pool.Query(ctx, `SELECT extract(epoch FROM attempted_at - scheduled_at) FROM river_job WHERE kind = 'publish_target' AND state = 'completed'`)
-	if err != nil {
-		b.Fatal(err)
-	}
-	lateness, err := pgx.CollectRows(rows, pgx.RowTo[float64])
-	if err != nil {
-		b.Fatal(err)
-	}
-	sort.Float64s(lateness)
-	pct := func(p float64) float64 {
-		if len(lateness) == 0 {
-			return 0
-		}
-		return lateness[min(len(lateness)-1, int(p*float64(len(lateness))))]
+	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last))
+	burst := lateness(b, srv, "Burst")
+	total := last.Sub(due)
+
+	// Paced: the same client, posts due one after another under capacity.
+	var paced []float64
+	if cfg.paced > 0 && cfg.rate > 0 {
+		step := time.Second / time.Duration(cfg.rate)
+		start := time.Now().Add(2*time.Second + time.Duration(cfg.paced*cfg.fanout)*6*time.Millisecond)
+		fleet.createPosts(b, cfg.posts, cfg.paced, cfg.fanout, "Paced", func(i int) time.Time {
+			return start.Add(time.Duration(i-cfg.posts) * step)
+		})
+		waitPosted(b, srv, targets+cfg.paced*cfg.fanout, time.Until(start)+time.Duration(cfg.paced)*step+5*time.Minute)
+		paced = lateness(b, srv, "Paced")
 	}
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	_ = client.Stop(sctx)
 	cancel()
 	stopPromote()
-	total := last.Sub(due)
-	postsPerSec := float64(n) / total.Seconds()
 
-	// River alone: the same number of no-op jobs, same workers and fetch settings.
-	workersReg := river.NewWorkers()
-	river.AddWorker(workersReg, benchNoopWorker{})
-	raw, err := river.NewClient(riverpgxv5.New(srv.Pool), &river.Config{Workers: workersReg,
+	perNetwork, jobCount := workerTimes(b, srv)
+	rawPerSec := riverNoopThroughput(b, srv, targets, cfg.workers)
+	targetsPerSec := float64(targets) / total.Seconds()
+	fmt.Printf("\nPublish benchmark: %d posts due at once over the %d networks, %d network(s) per post = %d targets; %d publish workers\n",
+		cfg.posts, len(app.Networks), cfg.fanout, targets, cfg.workers)
+	fmt.Printf("| %-44s | %12s |\n|%s|%s|\n", "measure", "value", strings.Repeat("-", 46), strings.Repeat("-", 14))
+	rows := [][2]string{
+		{"burst: time until all POSTED", fmt.Sprintf("%.2f s", total.Seconds())},
+		{"burst: posts/s", fmt.Sprintf("%.0f", float64(cfg.posts)/total.Seconds())},
+		{"burst: targets/s (pipeline)", fmt.Sprintf("%.0f", targetsPerSec)},
+		{"burst: lateness p50 (postDate → attempt)", fmt.Sprintf("%.3f s", pct(burst, 0.50))},
+		{"burst: lateness p99", fmt.Sprintf("%.3f s", pct(burst, 0.99))},
+	}
+	if len(paced) > 0 {
+		rows = append(rows,
+			[2]string{fmt.Sprintf("paced (%d posts at %d/s): lateness p50", cfg.paced, cfg.rate), fmt.Sprintf("%.3f s", pct(paced, 0.50))},
+			[2]string{"paced: lateness p99", fmt.Sprintf("%.3f s", pct(paced, 0.99))})
+	}
+	rows = append(rows,
+		[2]string{"River no-op jobs/s (same settings)", fmt.Sprintf("%.0f", rawPerSec)},
+		[2]string{"pipeline / River raw", fmt.Sprintf("%.2f", targetsPerSec/rawPerSec)})
+	for _, row := range rows {
+		fmt.Printf("| %-44s | %12s |\n", row[0], row[1])
+	}
+	fmt.Printf("\n| %-16s | %7s | %5s | %20s | %20s |\n|%s|%s|%s|%s|%s|\n", "network", "targets", "jobs", "worker time p50 (ms)", "worker time p99 (ms)",
+		strings.Repeat("-", 18), strings.Repeat("-", 9), strings.Repeat("-", 7), strings.Repeat("-", 22), strings.Repeat("-", 22))
+	for _, n := range app.Networks {
+		if d := perNetwork[n]; len(d) > 0 {
+			fmt.Printf("| %-16s | %7d | %5d | %20.1f | %20.1f |\n", n, len(d), jobCount[n], 1000*pct(d, 0.5), 1000*pct(d, 0.99))
+		}
+	}
+	b.ReportMetric(total.Seconds(), "s-all-posted")
+	b.ReportMetric(float64(cfg.posts)/total.Seconds(), "posts/s")
+	b.ReportMetric(pct(burst, 0.99), "s-burst-late-p99")
+	b.ReportMetric(pct(paced, 0.99), "s-paced-late-p99")
+	b.ReportMetric(rawPerSec, "river-jobs/s")
+}
+
+// riverNoopThroughput runs n no-op jobs through River alone with the publish queue's workers and
+// the pipeline's fetch settings, and answers jobs/s.
+func riverNoopThroughput(b *testing.B, srv *servertest.Server, n, workers int) float64 {
+	ctx := context.Background()
+	reg := river.NewWorkers()
+	river.AddWorker(reg, benchNoopWorker{})
+	raw, err := river.NewClient(riverpgxv5.New(srv.Pool), &river.Config{Workers: reg,
 		Queues:        map[string]river.QueueConfig{"bench": {MaxWorkers: workers}},
 		FetchCooldown: jobs.FetchCooldown, FetchPollInterval: jobs.FetchPollInterval})
-	if err != nil {
-		b.Fatal(err)
-	}
-	params := make([]river.InsertManyParams, targets)
+	require.NoError(b, err)
+	params := make([]river.InsertManyParams, n)
 	for i := range params {
 		params[i] = river.InsertManyParams{Args: benchNoopArgs{}, InsertOpts: &river.InsertOpts{Queue: "bench"}}
 	}
-	if _, err := raw.InsertManyFast(ctx, params); err != nil {
-		b.Fatal(err)
-	}
+	_, err = raw.InsertManyFast(ctx, params)
+	require.NoError(b, err)
 	start := time.Now()
-	if err := raw.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, raw.Start(ctx))
 	for {
 		var done int
-		if err := srv.Pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'bench_noop' AND state = 'completed'`).Scan(&done); err != nil {
-			b.Fatal(err)
-		}
-		if done == targets {
+		require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE kind = 'bench_noop' AND state = 'completed'`).Scan(&done))
+		if done == n {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	rawElapsed := time.Since(start)
-	sctx, cancel = context.WithTimeout(ctx, 30*time.Second)
+	elapsed := time.Since(start)
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	_ = raw.Stop(sctx)
 	cancel()
-	rawPerSec := float64(targets) / rawElapsed.Seconds()
-	targetsPerSec := float64(targets) / total.Seconds()
-
-	names := make([]string, len(nets))
-	for i, x := range nets {
-		names[i] = string(x)
-	}
-	fmt.Printf("\nPublish benchmark: %d posts × %d network(s) (%s) = %d targets due at once, %d publish workers\n", n, len(nets), strings.Join(names, ", "), targets, workers)
-	fmt.Printf("| %-34s | %12s |\n|%s|%s|\n", "measure", "value", strings.Repeat("-", 36), strings.Repeat("-", 14))
-	for _, row := range [][2]string{
-		{"time until all POSTED", fmt.Sprintf("%.2f s", total.Seconds())},
-		{"posts/s", fmt.Sprintf("%.0f", postsPerSec)},
-		{"targets/s (pipeline)", fmt.Sprintf("%.0f", targetsPerSec)},
-		{"lateness p50 (postDate → attempt)", fmt.Sprintf("%.3f s", pct(0.50))},
-		{"lateness p99", fmt.Sprintf("%.3f s", pct(0.99))},
-		{"River no-op jobs/s (same settings)", fmt.Sprintf("%.0f", rawPerSec)},
-		{"pipeline / River raw", fmt.Sprintf("%.2f", targetsPerSec/rawPerSec)},
-	} {
-		fmt.Printf("| %-34s | %12s |\n", row[0], row[1])
-	}
-	b.ReportMetric(total.Seconds(), "s-all-posted")
-	b.ReportMetric(postsPerSec, "posts/s")
-	b.ReportMetric(pct(0.50), "s-late-p50")
-	b.ReportMetric(pct(0.99), "s-late-p99")
-	b.ReportMetric(rawPerSec, "river-jobs/s")
+	return float64(n) / elapsed.Seconds()
 }

@@ -22,7 +22,7 @@ type errorBody struct {
 	Issues     []app.Issue `json:"issues"`
 }
 
-func do(t *testing.T, method, url, body string, header ...string) (*http.Response, []byte) {
+func do(t testing.TB, method, url, body string, header ...string) (*http.Response, []byte) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	require.NoError(t, err)

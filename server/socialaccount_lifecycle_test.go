@@ -99,7 +99,7 @@ func TestEveryNetworkLifecycle(t *testing.T) {
 
 // connectAny connects a network the way its users do: the consent page for OAuth networks,
 // the server field for Mastodon, the app-password page for Bluesky.
-func connectAny(t *testing.T, srv *servertest.Server, key, network, team string) *url.URL {
+func connectAny(t testing.TB, srv *servertest.Server, key, network, team string) *url.URL {
 	t.Helper()
 	switch network {
 	case "MASTODON":

@@ -65,7 +65,7 @@ func (st sandboxState) count(method, path string) int {
 	return n
 }
 
-func newTeam(t *testing.T, srv *servertest.Server, key, name string) string {
+func newTeam(t testing.TB, srv *servertest.Server, key, name string) string {
 	t.Helper()
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/team", `{"name":"`+name+`"}`, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
@@ -76,7 +76,7 @@ func newTeam(t *testing.T, srv *servertest.Server, key, name string) string {
 
 // approve opens a consent URL of the sandbox with approve=1 and follows the redirects through
 // Crier's callback; it answers where Crier finally sends the user.
-func approve(t *testing.T, authorizeURL string) *url.URL {
+func approve(t testing.TB, authorizeURL string) *url.URL {
 	t.Helper()
 	res, b := do(t, http.MethodGet, authorizeURL+"&approve=1", "")
 	require.Equal(t, http.StatusFound, res.StatusCode, string(b))
@@ -89,7 +89,7 @@ func approve(t *testing.T, authorizeURL string) *url.URL {
 	return u
 }
 
-func connectURL(t *testing.T, srv *servertest.Server, key, network, teamID string) string {
+func connectURL(t testing.TB, srv *servertest.Server, key, network, teamID string) string {
 	t.Helper()
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/connect",
 		`{"type":"`+network+`","teamId":"`+teamID+`","redirectUrl":"https://app.example/done?from=crier"}`, "x-api-key", key)
@@ -99,7 +99,7 @@ func connectURL(t *testing.T, srv *servertest.Server, key, network, teamID strin
 	return out.URL
 }
 
-func byType(t *testing.T, srv *servertest.Server, key, network, teamID string) (int, saAccount) {
+func byType(t testing.TB, srv *servertest.Server, key, network, teamID string) (int, saAccount) {
 	t.Helper()
 	res, b := do(t, http.MethodGet, srv.URL+"/api/v1/social-account/by-type?type="+network+"&teamId="+teamID, "", "x-api-key", key)
 	var a saAccount
@@ -388,7 +388,7 @@ func TestPortalConnectsWithoutLogin(t *testing.T) {
 	}
 }
 
-func mustQuery(t *testing.T, raw string) url.Values {
+func mustQuery(t testing.TB, raw string) url.Values {
 	t.Helper()
 	u, err := url.Parse(raw)
 	require.NoError(t, err)

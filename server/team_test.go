@@ -11,7 +11,7 @@ import (
 )
 
 // apiKeyFor signs up a new organization and returns an API key of its owner.
-func apiKeyFor(t *testing.T, srv *servertest.Server) string {
+func apiKeyFor(t testing.TB, srv *servertest.Server) string {
 	t.Helper()
 	cookie := signupCookie(t, srv)
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/api-key", `{"name":"tests"}`, "Cookie", cookie, "Sec-Fetch-Site", "same-origin")

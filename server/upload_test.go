@@ -45,7 +45,7 @@ type uploadAnswer struct {
 
 // postFile sends POST /upload as a multipart form: the file part with a meaningless name and the
 // given Content-Type ("" for application/octet-stream), and teamId when set.
-func postFile(t *testing.T, srv *servertest.Server, key, teamID, contentType string, data []byte) (*http.Response, []byte) {
+func postFile(t testing.TB, srv *servertest.Server, key, teamID, contentType string, data []byte) (*http.Response, []byte) {
 	t.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)

@@ -1666,6 +1666,56 @@ func (q *Queries) TargetPosted(ctx context.Context, arg TargetPostedParams) (Pub
 	return i, err
 }
 
+const targetWaiting = `-- name: TargetWaiting :one
+UPDATE publish_targets SET attempts = greatest(attempts - 1, 0), attempt_started_at = NULL, outcome_unknown = false,
+    next_attempt_at = $1, checkpoints = jsonb_build_object('crier.processingSince', $2::text) || checkpoints,
+    updated_at = now()
+WHERE id = $3
+RETURNING id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at
+`
+
+type TargetWaitingParams struct {
+	NextAttemptAt *time.Time
+	Since         string
+	ID            string
+}
+
+// The network is still processing (app.ErrProcessing): the attempt ends without a failure and is
+// not counted; the target stays PROCESSING and runs again at next_attempt_at, resuming from its
+// checkpoints. crier.processingSince (kept from the first wait) bounds how long it may wait.
+func (q *Queries) TargetWaiting(ctx context.Context, arg TargetWaitingParams) (PublishTarget, error) {
+	row := q.db.QueryRow(ctx, targetWaiting, arg.NextAttemptAt, arg.Since, arg.ID)
+	var i PublishTarget
+	err := row.Scan(
+		&i.ID,
+		&i.OrganizationID,
+		&i.Kind,
+		&i.PostID,
+		&i.CommentID,
+		&i.Network,
+		&i.SocialAccountID,
+		&i.Status,
+		&i.Payload,
+		&i.AttemptKey,
+		&i.Attempts,
+		&i.AttemptStartedAt,
+		&i.OutcomeUnknown,
+		&i.Checkpoints,
+		&i.Version,
+		&i.DueAt,
+		&i.NextAttemptAt,
+		&i.ExternalID,
+		&i.Permalink,
+		&i.Extra,
+		&i.Error,
+		&i.ErrorVerbose,
+		&i.PostedAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const updateComment = `-- name: UpdateComment :one
 UPDATE comments SET title = $1, post_date = $2, status = $3, social_account_types = $4,
     data = $5, counted_at = $6, internal_post_id = $7,

@@ -5,6 +5,7 @@ package pubutil
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -60,7 +61,21 @@ type Poller struct {
 	Every, Max time.Duration
 }
 
-// Wait sleeps before poll i (0-based), or answers ctx's error.
+// InlineWait is the longest pause a Poller sleeps inside an attempt. A longer one ends the attempt
+// with *Yield instead: a worker does not sit idle for seconds while a network processes media;
+// the pipeline runs the target again when the pause is over and the adapter resumes from its
+// checkpoints (every flow that polls has checkpointed what it made before it polls).
+var InlineWait = time.Second
+
+// Yield ends an attempt that would wait longer than InlineWait: look again at Until.
+type Yield struct{ Until time.Time }
+
+func (y *Yield) Error() string {
+	return "still processing; look again at " + y.Until.Format(time.RFC3339)
+}
+
+// Wait sleeps before poll i (0-based), answers *Yield when the pause is longer than InlineWait,
+// or ctx's error.
 func (p Poller) Wait(ctx context.Context, i int) error {
 	d := p.Every
 	if d <= 0 {
@@ -73,6 +88,9 @@ func (p Poller) Wait(ctx context.Context, i int) error {
 			break
 		}
 	}
+	if d > InlineWait {
+		return &Yield{Until: time.Now().Add(d)}
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -83,10 +101,16 @@ func (p Poller) Wait(ctx context.Context, i int) error {
 	}
 }
 
-// StillProcessing is the transient error of a flow that did not finish within the attempt: the
-// next attempt resumes from the checkpoints.
+// StillProcessing ends an attempt whose flow has not finished: after a Poller's Yield it is
+// app.ErrProcessing (look again at the Yield's time), otherwise (the attempt's context ended) a
+// transient error. Either way the next attempt resumes from the checkpoints.
 func StillProcessing(n app.Network, what string, err error) *app.NetworkError {
-	return &app.NetworkError{Network: n, Class: app.ErrTransient, Code: "crier_processing", Message: what + " is still processing", Err: err}
+	ne := &app.NetworkError{Network: n, Class: app.ErrTransient, Code: "crier_processing", Message: what + " is still processing", Err: err}
+	var y *Yield
+	if errors.As(err, &y) {
+		ne.Class, ne.ResetAt = app.ErrProcessing, y.Until
+	}
+	return ne
 }
 
 // Bytes reads an upload.

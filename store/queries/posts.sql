@@ -187,6 +187,16 @@ UPDATE publish_targets SET status = @status, attempt_started_at = NULL, outcome_
 WHERE id = @id
 RETURNING *;
 
+-- name: TargetWaiting :one
+-- The network is still processing (app.ErrProcessing): the attempt ends without a failure and is
+-- not counted; the target stays PROCESSING and runs again at next_attempt_at, resuming from its
+-- checkpoints. crier.processingSince (kept from the first wait) bounds how long it may wait.
+UPDATE publish_targets SET attempts = greatest(attempts - 1, 0), attempt_started_at = NULL, outcome_unknown = false,
+    next_attempt_at = @next_attempt_at, checkpoints = jsonb_build_object('crier.processingSince', @since::text) || checkpoints,
+    updated_at = now()
+WHERE id = @id
+RETURNING *;
+
 -- name: SetTargetStatus :one
 UPDATE publish_targets SET status = @status, version = version + 1, updated_at = now() WHERE id = @id RETURNING *;
 
