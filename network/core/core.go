@@ -69,10 +69,9 @@ type Request struct {
 	// (the network's classifier, then ByStatus and Retry-After), the same answer size limit and
 	// the same context. Body is handed to net/http untouched: a *bytes.Reader, *bytes.Buffer or
 	// *strings.Reader is sent with its Content-Length (and can be replayed on a redirect), any
-	// other reader (an io.Pipe) is streamed chunked unless Length is set.
+	// other reader (an io.Pipe) is streamed chunked, never read into memory first.
 	Body        io.Reader
 	ContentType string
-	Length      int64 // Body's length when it is a stream of known size (0: net/http decides)
 	// OK lists statuses besides 2xx that are answers rather than errors (YouTube's 308 Resume
 	// Incomplete between the chunks of a resumable upload).
 	OK []int
@@ -121,9 +120,6 @@ func (c *Client) Send(ctx context.Context, r Request, out any) (*Response, error
 			_ = rc.Close() // a pipe's writer must not wait for a reader that never comes
 		}
 		return nil, fmt.Errorf("%s: request: %w", c.Network, err)
-	}
-	if r.Length > 0 {
-		req.ContentLength = r.Length
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)

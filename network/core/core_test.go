@@ -81,21 +81,6 @@ func TestRawBodyArrivesIntact(t *testing.T) {
 	}
 }
 
-func TestRawBodyStreamKeepsLength(t *testing.T) {
-	data := strings.Repeat("v", 3000)
-	c, base := testClient(t, func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		if string(b) != data || r.ContentLength != int64(len(data)) {
-			t.Errorf("got %d bytes, Content-Length %d", len(b), r.ContentLength)
-		}
-	})
-	// A reader net/http cannot size by itself (a file, a chunk of one).
-	body := io.LimitReader(strings.NewReader(data+"tail"), int64(len(data)))
-	if err := c.Do(context.Background(), Request{Method: http.MethodPost, URL: base, Body: body, Length: int64(len(data))}, nil); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestRawBodyRateLimitedWithRetryAfter(t *testing.T) {
 	c, base := testClient(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Retry-After", "120")
