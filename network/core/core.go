@@ -87,7 +87,7 @@ type Response struct {
 // MaxAnswer bounds the answer body read.
 const MaxAnswer = 8 << 20
 
-// Do sends r and decodes a 2xx JSON answer into out (when non-nil). Anything else is a classified
+// Do sends r and decodes a 2xx (or r.OK) JSON answer into out (when non-nil). Anything else is a classified
 // *app.NetworkError.
 func (c *Client) Do(ctx context.Context, r Request, out any) error {
 	_, err := c.Send(ctx, r, out)
