@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -202,34 +201,13 @@ func (a *Adapter) facets(ctx context.Context, t *app.Token, text string) ([]map[
 	return out, nil
 }
 
-// send posts raw bytes through the classified client's transport.
+// send posts raw bytes (a blob, a video) through the classified client.
 func (a *Adapter) send(ctx context.Context, u, bearer, ctype string, body []byte, out any) error {
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return err
+	res, err := a.api.Send(ctx, core.Request{Method: http.MethodPost, URL: u, Bearer: bearer, Body: bytes.NewReader(body), ContentType: ctype}, out)
+	if err != nil && res != nil && out != nil {
+		_ = json.Unmarshal(res.Body, out) // 409 already_exists carries the job id
 	}
-	r.Header.Set("Content-Type", ctype)
-	r.Header.Set("Authorization", "Bearer "+bearer)
-	r.Header.Set("User-Agent", "Crier/1.0")
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return &app.NetworkError{Network: app.Bluesky, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if ne := Classify(res.StatusCode, res.Header, b); ne != nil {
-		ne.Network, ne.Status = app.Bluesky, res.StatusCode
-		if out != nil {
-			_ = json.Unmarshal(b, out) // 409 already_exists carries the job id
-		}
-		return ne
-	}
-	if out != nil {
-		if err := json.Unmarshal(b, out); err != nil {
-			return &app.NetworkError{Network: app.Bluesky, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected answer", Err: err}
-		}
-	}
-	return nil
+	return err
 }
 
 // blob uploads one file with uploadBlob (once: checkpointed under key).

@@ -2,6 +2,9 @@
 // (PKCE S256 where the network wants it), a JSON HTTP client whose failures are classified once into
 // app.NetworkError (transient, rate-limited with the network's reset time, auth-expired, permanent;
 // the network's code and message verbatim), and helpers to read the networks' rate-limit signals.
+// Every call goes through Client.Do (or Send, which also answers the headers): JSON and form calls
+// as well as media uploads with a raw body (bytes, a multipart form, a stream), so an upload's
+// failure is classified like any other.
 //
 // An adapter supplies its endpoints and a Classifier that reads its own error shape; everything else
 // is here, so the ~15 adapters stay small and behave alike.
@@ -14,9 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +56,7 @@ func NewClient(n app.Network, classify Classifier) *Client {
 	return &Client{Network: n, HTTP: &http.Client{Timeout: 30 * time.Second}, Classify: classify, Now: time.Now}
 }
 
-// Request is one API call.
+// Request is one API call. At most one of JSON, Form and Body is set.
 type Request struct {
 	Method string
 	URL    string
@@ -59,18 +64,47 @@ type Request struct {
 	Header map[string]string // extra headers
 	JSON   any               // JSON body
 	Form   url.Values        // form body
+	// Body is a raw body sent as is with ContentType: media uploads (bytes, a multipart form, a
+	// stream). It goes through Do like any call so its failures get the same classification
+	// (the network's classifier, then ByStatus and Retry-After), the same answer size limit and
+	// the same context. Body is handed to net/http untouched: a *bytes.Reader, *bytes.Buffer or
+	// *strings.Reader is sent with its Content-Length (and can be replayed on a redirect), any
+	// other reader (an io.Pipe) is streamed chunked, never read into memory first.
+	Body        io.Reader
+	ContentType string
+	// OK lists statuses besides 2xx that are answers rather than errors (YouTube's 308 Resume
+	// Incomplete between the chunks of a resumable upload).
+	OK []int
 }
 
-// Do sends r and decodes a 2xx JSON answer into out (when non-nil). Anything else is a classified
+// Response is an answer as read: its status, headers and body (up to MaxAnswer bytes).
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// MaxAnswer bounds the answer body read.
+const MaxAnswer = 8 << 20
+
+// Do sends r and decodes a 2xx (or r.OK) JSON answer into out (when non-nil). Anything else is a classified
 // *app.NetworkError.
 func (c *Client) Do(ctx context.Context, r Request, out any) error {
-	var body io.Reader
-	ctype := ""
+	_, err := c.Send(ctx, r, out)
+	return err
+}
+
+// Send is Do that also answers the response, for networks that answer in headers (LinkedIn's
+// x-restli-id, a resumable upload's Location) or in a raw body. When the network answered with an
+// error, the response comes with the classified error (Bluesky's 409 carries a job id); it is nil
+// when no answer came.
+func (c *Client) Send(ctx context.Context, r Request, out any) (*Response, error) {
+	body, ctype := r.Body, r.ContentType
 	switch {
 	case r.JSON != nil:
 		b, err := json.Marshal(r.JSON)
 		if err != nil {
-			return fmt.Errorf("%s: encode: %w", c.Network, err)
+			return nil, fmt.Errorf("%s: encode: %w", c.Network, err)
 		}
 		body, ctype = bytes.NewReader(b), "application/json"
 	case r.Form != nil:
@@ -82,7 +116,10 @@ func (c *Client) Do(ctx context.Context, r Request, out any) error {
 	}
 	req, err := http.NewRequestWithContext(ctx, method, r.URL, body)
 	if err != nil {
-		return fmt.Errorf("%s: request: %w", c.Network, err)
+		if rc, ok := body.(io.Closer); ok {
+			_ = rc.Close() // a pipe's writer must not wait for a reader that never comes
+		}
+		return nil, fmt.Errorf("%s: request: %w", c.Network, err)
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
@@ -97,22 +134,57 @@ func (c *Client) Do(ctx context.Context, r Request, out any) error {
 	}
 	res, err := c.HTTP.Do(req)
 	if err != nil {
-		return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Message: "unreachable", Err: err}
+		return nil, &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Message: "unreachable", Err: err}
 	}
 	defer res.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	b, err := io.ReadAll(io.LimitReader(res.Body, MaxAnswer))
 	if err != nil {
-		return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "reading the answer failed", Err: err}
+		return nil, &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "reading the answer failed", Err: err}
 	}
-	if ne := c.classify(res.StatusCode, res.Header, b); ne != nil {
-		return ne
+	answer := &Response{Status: res.StatusCode, Header: res.Header, Body: b}
+	if !slices.Contains(r.OK, res.StatusCode) {
+		if ne := c.classify(res.StatusCode, res.Header, b); ne != nil {
+			return answer, ne
+		}
 	}
 	if out != nil && len(b) > 0 {
 		if err := json.Unmarshal(b, out); err != nil {
-			return &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected answer", Err: err}
+			return answer, &app.NetworkError{Network: c.Network, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected answer", Err: err}
 		}
 	}
-	return nil
+	return answer, nil
+}
+
+// Multipart builds a multipart/form-data body in memory with write (fields, then files) and
+// answers it with its content type, for Request.Body and ContentType. Held in memory its length is
+// known: S3 form uploads refuse a chunked body. MultipartStream streams instead.
+func Multipart(write func(*multipart.Writer) error) (*bytes.Buffer, string, error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	if err := write(w); err != nil {
+		return nil, "", err
+	}
+	if err := w.Close(); err != nil {
+		return nil, "", err
+	}
+	return &buf, w.FormDataContentType(), nil
+}
+
+// MultipartStream is Multipart written by a goroutine into a pipe as the request reads it, so a
+// large file is never held in memory; the body is sent chunked. An error of write fails the
+// request's read of the body; the pipe is closed by the transport (or by Send) when the request
+// ends, which stops the writer.
+func MultipartStream(write func(*multipart.Writer) error) (io.Reader, string) {
+	pr, pw := io.Pipe()
+	w := multipart.NewWriter(pw)
+	go func() {
+		err := write(w)
+		if err == nil {
+			err = w.Close()
+		}
+		pw.CloseWithError(err)
+	}()
+	return pr, w.FormDataContentType()
 }
 
 // classify answers nil for success; networks whose errors come with 200 (Slack) say so in Classify.

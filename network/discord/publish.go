@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/core"
 )
 
 // Publishing: POST /channels/{id}/messages with the bot token — JSON {content} for text, multipart
@@ -89,18 +90,27 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 
 // send creates a message: JSON without files, multipart with them.
 func (a *Adapter) send(ctx context.Context, channel string, payload map[string]any, media []app.MediaFile) (*Message, error) {
-	u := a.base + "/channels/" + url.PathEscape(channel) + "/messages"
-	var m Message
+	r := a.asBot("/channels/" + url.PathEscape(channel) + "/messages")
+	r.Method = http.MethodPost
 	if len(media) == 0 {
-		r := a.asBot("/channels/" + url.PathEscape(channel) + "/messages")
-		r.Method, r.JSON = http.MethodPost, payload
-		if err := a.api.Do(ctx, r, &m); err != nil {
+		r.JSON = payload
+	} else {
+		body, ctype, err := multipartBody(ctx, payload, media)
+		if err != nil {
 			return nil, err
 		}
-		return &m, nil
+		r.Body, r.ContentType = body, ctype
 	}
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
+	var m Message
+	if err := a.api.Do(ctx, r, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// multipartBody is the message's form: payload_json (with the attachments' names and descriptions),
+// then files[n].
+func multipartBody(ctx context.Context, payload map[string]any, media []app.MediaFile) (*bytes.Buffer, string, error) {
 	atts := []map[string]any{}
 	for i, f := range media {
 		name := filename(f, i)
@@ -112,17 +122,17 @@ func (a *Adapter) send(ctx context.Context, channel string, payload map[string]a
 	}
 	payload["attachments"] = atts
 	pj, _ := json.Marshal(payload)
-	_ = mw.WriteField("payload_json", string(pj))
-	for i, f := range media {
-		if err := copyFile(ctx, mw, fmt.Sprintf("files[%d]", i), filename(f, i), f); err != nil {
-			return nil, err
+	return core.Multipart(func(mw *multipart.Writer) error {
+		if err := mw.WriteField("payload_json", string(pj)); err != nil {
+			return err
 		}
-	}
-	_ = mw.Close()
-	if err := a.raw(ctx, http.MethodPost, u, mw.FormDataContentType(), body.Bytes(), &m); err != nil {
-		return nil, err
-	}
-	return &m, nil
+		for i, f := range media {
+			if err := copyFile(ctx, mw, fmt.Sprintf("files[%d]", i), filename(f, i), f); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 func filename(f app.MediaFile, i int) string {
@@ -152,33 +162,6 @@ func copyFile(ctx context.Context, mw *multipart.Writer, field, name string, f a
 	}
 	if _, err := io.Copy(w, rc); err != nil {
 		return fmt.Errorf("discord: read media %s: %w", f.UploadID, err)
-	}
-	return nil
-}
-
-// raw sends a prepared body with the bot token through the classified client.
-func (a *Adapter) raw(ctx context.Context, method, u, ctype string, body []byte, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", ctype)
-	req.Header.Set("Authorization", "Bot "+a.bot)
-	req.Header.Set("User-Agent", "Crier/1.0")
-	res, err := a.api.HTTP.Do(req)
-	if err != nil {
-		return &app.NetworkError{Network: app.Discord, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	if ne := Classify(res.StatusCode, res.Header, b); ne != nil {
-		ne.Network, ne.Status = app.Discord, res.StatusCode
-		return ne
-	}
-	if out != nil && len(b) > 0 {
-		if err := json.Unmarshal(b, out); err != nil {
-			return &app.NetworkError{Network: app.Discord, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected answer", Err: err}
-		}
 	}
 	return nil
 }

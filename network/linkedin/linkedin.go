@@ -5,7 +5,7 @@
 //
 // Every /rest call carries LinkedIn-Version and X-Restli-Protocol-Version: 2.0.0. Errors are
 // {"serviceErrorCode", "message", "status"}; 401 with 65600/65601/65602 is a dead token; 429 has no
-// reset header (LinkedIn's limits are daily), so the reset is left to the caller's backoff.
+// reset header (LinkedIn's limits are daily), so its reset is the next midnight UTC.
 package linkedin
 
 import (
@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/oauth2"
 
@@ -121,7 +122,7 @@ func (a *Adapter) Check(ctx context.Context, t *app.Token) error {
 }
 
 // Classify reads LinkedIn's error answers.
-func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
+func Classify(status int, h http.Header, body []byte) *app.NetworkError {
 	if status >= 200 && status < 300 {
 		return nil
 	}
@@ -143,6 +144,13 @@ func Classify(status int, _ http.Header, body []byte) *app.NetworkError {
 		ne.Class = app.ErrAuthExpired
 	case strings.Contains(ne.Message, "Unable to obtain activity"):
 		ne.Class = app.ErrTransient
+	}
+	if status == http.StatusTooManyRequests {
+		// LinkedIn's quotas are daily and reset at midnight UTC; a Retry-After, if ever sent, wins.
+		ne.Class = app.ErrRateLimited
+		if ne.ResetAt = core.RetryAfter(h, time.Now()); ne.ResetAt.IsZero() {
+			ne.ResetAt = time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+		}
 	}
 	return ne
 }

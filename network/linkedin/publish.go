@@ -3,9 +3,7 @@ package linkedin
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -43,70 +41,30 @@ func Escape(s string) string {
 
 var visibility = map[string]string{"PUBLIC": "PUBLIC", "CONNECTIONS": "CONNECTIONS", "LOGGED_IN": "LOGGED_IN", "CONTAINER": "CONTAINER"}
 
-// raw sends a /rest call and answers the headers and body (errors classified, 429 reset at
-// midnight UTC when LinkedIn says nothing).
-func (a *Adapter) raw(ctx context.Context, t *app.Token, method, u string, body any, ctype string, hdr map[string]string) (http.Header, []byte, error) {
-	var rd io.Reader
+// send makes a LinkedIn call (a /rest call with its version headers, or an upload to an upload
+// URL), decoding a JSON answer into out, and answers the headers (x-restli-id, an upload's ETag).
+// body is JSON, or raw bytes sent as application/octet-stream.
+func (a *Adapter) send(ctx context.Context, t *app.Token, method, u string, body, out any) (http.Header, error) {
+	r := core.Request{Method: method, URL: u, Bearer: t.AccessToken}
+	if strings.HasPrefix(u, a.base+"/rest/") {
+		r.Header = map[string]string{"LinkedIn-Version": Version, "X-Restli-Protocol-Version": "2.0.0"}
+	}
 	switch b := body.(type) {
 	case nil:
 	case []byte:
-		rd = bytes.NewReader(b)
+		r.Body, r.ContentType = bytes.NewReader(b), "application/octet-stream"
 	default:
-		j, err := json.Marshal(b)
-		if err != nil {
-			return nil, nil, err
-		}
-		rd, ctype = bytes.NewReader(j), "application/json"
+		r.JSON = b
 	}
-	r, err := http.NewRequestWithContext(ctx, method, u, rd)
+	res, err := a.api.Send(ctx, r, out)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if ctype != "" {
-		r.Header.Set("Content-Type", ctype)
-	}
-	r.Header.Set("Authorization", "Bearer "+t.AccessToken)
-	r.Header.Set("User-Agent", "Crier/1.0")
-	if strings.HasPrefix(u, a.base+"/rest/") {
-		r.Header.Set("LinkedIn-Version", Version)
-		r.Header.Set("X-Restli-Protocol-Version", "2.0.0")
-	}
-	for k, v := range hdr {
-		r.Header.Set(k, v)
-	}
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return nil, nil, &app.NetworkError{Network: app.LinkedIn, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 8<<20))
-	if ne := Classify(res.StatusCode, res.Header, b); ne != nil {
-		ne.Network, ne.Status = app.LinkedIn, res.StatusCode
-		if ne.Class == "" {
-			ne.Class = core.ByStatus(res.StatusCode)
-		}
-		if res.StatusCode == http.StatusTooManyRequests {
-			ne.Class = app.ErrRateLimited
-			if ne.ResetAt = core.RetryAfter(res.Header, time.Now()); ne.ResetAt.IsZero() {
-				ne.ResetAt = time.Now().UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
-			}
-		}
-		return res.Header, b, ne
-	}
-	return res.Header, b, nil
+	return res.Header, nil
 }
 
 func (a *Adapter) restJSON(ctx context.Context, t *app.Token, method, path string, body, out any) (http.Header, error) {
-	h, b, err := a.raw(ctx, t, method, a.base+path, body, "", nil)
-	if err != nil {
-		return h, err
-	}
-	if out != nil && len(b) > 0 {
-		if err := json.Unmarshal(b, out); err != nil {
-			return h, &app.NetworkError{Network: app.LinkedIn, Class: app.ErrTransient, Message: "unexpected answer", Err: err}
-		}
-	}
-	return h, nil
+	return a.send(ctx, t, method, a.base+path, body, out)
 }
 
 // author answers the URN Crier posts as: the chosen Company Page, else the member.
@@ -159,7 +117,7 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 			if in.FirstByte < 0 || in.LastByte >= int64(len(data)) || in.FirstByte > in.LastByte {
 				return "", &app.NetworkError{Network: app.LinkedIn, Class: app.ErrTransient, Message: "upload instructions out of the file's range"}
 			}
-			h, _, err := a.raw(ctx, t, http.MethodPut, in.UploadURL, data[in.FirstByte:in.LastByte+1], "application/octet-stream", nil)
+			h, err := a.send(ctx, t, http.MethodPut, in.UploadURL, data[in.FirstByte:in.LastByte+1], nil)
 			if err != nil {
 				return "", err
 			}
@@ -180,7 +138,7 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 		if _, err := a.restJSON(ctx, t, http.MethodPost, "/rest/documents?action=initializeUpload", map[string]any{"initializeUploadRequest": map[string]any{"owner": owner}}, &init); err != nil {
 			return "", err
 		}
-		if _, _, err := a.raw(ctx, t, http.MethodPut, init.Value.UploadURL, data, "application/octet-stream", nil); err != nil {
+		if _, err := a.send(ctx, t, http.MethodPut, init.Value.UploadURL, data, nil); err != nil {
 			return "", err
 		}
 		urn = init.Value.Document
@@ -194,7 +152,7 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 		if _, err := a.restJSON(ctx, t, http.MethodPost, "/rest/images?action=initializeUpload", map[string]any{"initializeUploadRequest": map[string]any{"owner": owner}}, &init); err != nil {
 			return "", err
 		}
-		if _, _, err := a.raw(ctx, t, http.MethodPut, init.Value.UploadURL, data, "application/octet-stream", nil); err != nil {
+		if _, err := a.send(ctx, t, http.MethodPut, init.Value.UploadURL, data, nil); err != nil {
 			return "", err
 		}
 		urn = init.Value.Image

@@ -2,7 +2,6 @@ package mastodon
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -114,47 +113,27 @@ func (a *Adapter) uploadMedia(ctx context.Context, server, token string, m app.M
 	if m.Open == nil {
 		return "", &app.NetworkError{Network: app.Mastodon, Class: app.ErrPermanent, Message: "media " + m.UploadID + " cannot be read"}
 	}
-	pr, pw := io.Pipe()
-	mw := multipart.NewWriter(pw)
-	go func() {
-		err := func() error {
-			if err := writePart(ctx, mw, "file", m); err != nil {
+	body, ctype := core.MultipartStream(func(mw *multipart.Writer) error {
+		if err := writePart(ctx, mw, "file", m); err != nil {
+			return err
+		}
+		if m.Type == "video" && thumb != nil && thumb.Open != nil {
+			if err := writePart(ctx, mw, "thumbnail", *thumb); err != nil {
 				return err
 			}
-			if m.Type == "video" && thumb != nil && thumb.Open != nil {
-				if err := writePart(ctx, mw, "thumbnail", *thumb); err != nil {
-					return err
-				}
-			}
-			if m.AltText != "" {
-				if err := mw.WriteField("description", m.AltText); err != nil {
-					return err
-				}
-			}
-			return mw.Close()
-		}()
-		pw.CloseWithError(err)
-	}()
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, server+"/api/v2/media", pr)
+		}
+		if m.AltText != "" {
+			return mw.WriteField("description", m.AltText)
+		}
+		return nil
+	})
+	var at attachment
+	res, err := a.api.Send(ctx, core.Request{Method: http.MethodPost, URL: server + "/api/v2/media", Bearer: token, Body: body, ContentType: ctype}, &at)
 	if err != nil {
 		return "", err
 	}
-	r.Header.Set("Content-Type", mw.FormDataContentType())
-	r.Header.Set("Authorization", "Bearer "+token)
-	r.Header.Set("Accept", "application/json")
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return "", &app.NetworkError{Network: app.Mastodon, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if ne := Classify(res.StatusCode, res.Header, b); ne != nil {
-		ne.Network, ne.Status = app.Mastodon, res.StatusCode
-		return "", ne
-	}
-	var at attachment
-	if err := json.Unmarshal(b, &at); err != nil || at.ID == "" {
-		return "", &app.NetworkError{Network: app.Mastodon, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected media answer", Err: err}
+	if at.ID == "" {
+		return "", &app.NetworkError{Network: app.Mastodon, Class: app.ErrTransient, Status: res.Status, Message: "unexpected media answer"}
 	}
 	return at.ID, nil
 }

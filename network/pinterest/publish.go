@@ -10,11 +10,8 @@ package pinterest
 // description. Delete is DELETE /v5/pins/{id}. Pinterest v5 has no comments: no Replier.
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
-	"fmt"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -220,36 +217,30 @@ func (a *Adapter) video(ctx context.Context, t *app.Token, req *app.PublishReque
 	return src, nil
 }
 
-// upload posts the video to the S3 form Pinterest answered (every parameter, then the file).
+// upload posts the video to the S3 form Pinterest answered (every parameter, then the file), held
+// in memory: an S3 form upload needs its length.
 func (a *Adapter) upload(ctx context.Context, to string, params map[string]string, m app.MediaFile) error {
 	b, err := pubutil.Bytes(ctx, m)
 	if err != nil {
 		return err
 	}
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range params {
-		_ = w.WriteField(k, v)
-	}
-	fw, _ := w.CreateFormFile("file", m.UploadID+"."+m.Ext)
-	_, _ = fw.Write(b)
-	_ = w.Close()
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, to, &body)
+	body, ctype, err := core.Multipart(func(w *multipart.Writer) error {
+		for k, v := range params {
+			if err := w.WriteField(k, v); err != nil {
+				return err
+			}
+		}
+		fw, err := w.CreateFormFile("file", m.UploadID+"."+m.Ext)
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write(b)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	r.Header.Set("Content-Type", w.FormDataContentType())
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return &app.NetworkError{Network: app.Pinterest, Class: app.ErrTransient, Message: "video upload unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(res.Body, 4096))
-	if res.StatusCode >= 300 {
-		return &app.NetworkError{Network: app.Pinterest, Class: core.ByStatus(res.StatusCode), Status: res.StatusCode, Code: "upload",
-			Message: fmt.Sprintf("video upload refused: %s", core.Snippet(msg))}
-	}
-	return nil
+	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: to, Body: body, ContentType: ctype}, nil)
 }
 
 func (a *Adapter) get(ctx context.Context, t *app.Token, id string) (*app.Published, error) {

@@ -1,7 +1,6 @@
 package reddit
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -286,16 +285,25 @@ func (a *Adapter) asset(ctx context.Context, t *app.Token, req *app.PublishReque
 		return "", "", fmt.Errorf("reddit: open media %s: %w", m.UploadID, err)
 	}
 	defer rc.Close()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	for _, f := range lease.Args.Fields {
-		_ = mw.WriteField(f.Name, f.Value)
+	// The S3 form is held in memory: an S3 form upload needs its length.
+	body, ctype, err := core.Multipart(func(mw *multipart.Writer) error {
+		for _, f := range lease.Args.Fields {
+			if err := mw.WriteField(f.Name, f.Value); err != nil {
+				return err
+			}
+		}
+		fw, err := mw.CreateFormFile("file", name)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(fw, rc); err != nil {
+			return fmt.Errorf("reddit: read media %s: %w", m.UploadID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", "", err
 	}
-	fw, _ := mw.CreateFormFile("file", name)
-	if _, err := io.Copy(fw, rc); err != nil {
-		return "", "", fmt.Errorf("reddit: read media %s: %w", m.UploadID, err)
-	}
-	_ = mw.Close()
 	action := lease.Args.Action
 	if strings.HasPrefix(action, "//") {
 		// A scheme-relative URL: Reddit's is https; a twin answers its own scheme.
@@ -305,23 +313,13 @@ func (a *Adapter) asset(ctx context.Context, t *app.Token, req *app.PublishReque
 		}
 		action = scheme + action
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, action, &body)
+	res, err := a.api.Send(ctx, core.Request{Method: http.MethodPost, URL: action, Body: body, ContentType: ctype}, nil)
 	if err != nil {
 		return "", "", err
 	}
-	r.Header.Set("Content-Type", mw.FormDataContentType())
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return "", "", &app.NetworkError{Network: app.Reddit, Class: app.ErrTransient, Message: "media upload unreachable", Err: err}
-	}
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
-	_ = res.Body.Close()
-	if res.StatusCode >= 300 {
-		return "", "", &app.NetworkError{Network: app.Reddit, Class: core.ByStatus(res.StatusCode), Status: res.StatusCode, Code: "MEDIA_UPLOAD", Message: core.Snippet(b)}
-	}
-	mm := locationRe.FindSubmatch(b)
+	mm := locationRe.FindSubmatch(res.Body)
 	if mm == nil {
-		return "", "", &app.NetworkError{Network: app.Reddit, Class: app.ErrTransient, Status: res.StatusCode, Code: "MEDIA_UPLOAD", Message: "no Location in the upload answer"}
+		return "", "", &app.NetworkError{Network: app.Reddit, Class: app.ErrTransient, Status: res.Status, Code: "MEDIA_UPLOAD", Message: "no Location in the upload answer"}
 	}
 	loc, _ := url.PathUnescape(strings.ReplaceAll(string(mm[1]), "&amp;", "&"))
 	if err := req.Save(ctx, key, lease.Asset.AssetID+"|"+loc); err != nil {

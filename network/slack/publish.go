@@ -184,24 +184,12 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, f app.MediaFile, i i
 	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/files.getUploadURLExternal", Bearer: t.AccessToken, Form: form}, &up); err != nil {
 		return "", err
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, up.UploadURL, bytes.NewReader(data))
-	if err != nil {
-		return "", err
-	}
 	ctype := f.Mime
 	if ctype == "" {
 		ctype = "application/octet-stream"
 	}
-	r.Header.Set("Content-Type", ctype)
-	r.Header.Set("User-Agent", "Crier/1.0")
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
-	_ = res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return "", &app.NetworkError{Network: app.Slack, Class: core.ByStatus(res.StatusCode), Status: res.StatusCode, Message: core.Snippet(b)}
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: up.UploadURL, Body: bytes.NewReader(data), ContentType: ctype}, nil); err != nil {
+		return "", err
 	}
 	return up.FileID, nil
 }

@@ -211,38 +211,30 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, profile string, req 
 }
 
 func (a *Adapter) multipart(ctx context.Context, t *app.Token, path string, fields map[string]string, file []byte) error {
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range fields {
-		_ = w.WriteField(k, v)
+	body, ctype, err := core.Multipart(func(w *multipart.Writer) error {
+		for k, v := range fields {
+			if err := w.WriteField(k, v); err != nil {
+				return err
+			}
+		}
+		if file == nil {
+			return nil
+		}
+		fw, err := w.CreateFormFile("file", "part")
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write(file)
+		return err
+	})
+	if err != nil {
+		return err
 	}
-	if file != nil {
-		fw, _ := w.CreateFormFile("file", "part")
-		_, _ = fw.Write(file)
-	}
-	_ = w.Close()
 	u := path
 	if strings.HasPrefix(path, "/") {
 		u = a.base + path
 	}
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, u, &body)
-	if err != nil {
-		return err
-	}
-	r.Header.Set("Content-Type", w.FormDataContentType())
-	r.Header.Set("Authorization", "Bearer "+t.AccessToken)
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return &app.NetworkError{Network: app.Snapchat, Class: app.ErrTransient, Message: "media upload unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	var buf bytes.Buffer
-	_, _ = buf.ReadFrom(res.Body)
-	if ne := Classify(res.StatusCode, res.Header, buf.Bytes()); ne != nil {
-		ne.Network, ne.Status = app.Snapchat, res.StatusCode
-		return ne
-	}
-	return nil
+	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: u, Bearer: t.AccessToken, Body: body, ContentType: ctype}, nil)
 }
 
 // Find lists the profile's stories/spotlights/saved stories for the checkpointed post, else for the

@@ -273,22 +273,9 @@ func (a *Adapter) upload(ctx context.Context, publishID string, from int64, req 
 		if _, err := io.ReadFull(rc, part); err != nil {
 			return fmt.Errorf("upload %s: %w", m.UploadID, err)
 		}
-		r, err := http.NewRequestWithContext(ctx, http.MethodPut, to, bytes.NewReader(part))
-		if err != nil {
+		if err := a.api.Do(ctx, core.Request{Method: http.MethodPut, URL: to, Body: bytes.NewReader(part), ContentType: mime,
+			Header: map[string]string{"Content-Range": fmt.Sprintf("bytes %d-%d/%d", first, last, size)}}, nil); err != nil {
 			return err
-		}
-		r.Header.Set("Content-Type", mime)
-		r.Header.Set("Content-Range", fmt.Sprintf("bytes %d-%d/%d", first, last, size))
-		res, err := a.api.HTTP.Do(r)
-		if err != nil {
-			return &app.NetworkError{Network: app.TikTok, Class: app.ErrTransient, Message: "video upload unreachable", Err: err}
-		}
-		body, _ := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-		_ = res.Body.Close()
-		if res.StatusCode >= 300 {
-			ne := Classify(res.StatusCode, res.Header, body)
-			ne.Network, ne.Status = app.TikTok, res.StatusCode
-			return ne
 		}
 	}
 	return req.Save(ctx, checkpointUploaded, "1")

@@ -1,7 +1,6 @@
 package x
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -371,30 +370,22 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 }
 
 func (a *Adapter) appendChunk(ctx context.Context, t *app.Token, id string, seg int, chunk []byte) error {
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	_ = mw.WriteField("segment_index", strconv.Itoa(seg))
-	w, _ := mw.CreateFormFile("media", "blob")
-	_, _ = w.Write(chunk)
-	_ = mw.Close()
-	r, err := http.NewRequestWithContext(ctx, http.MethodPost, a.base+"/2/media/upload/"+url.PathEscape(id)+"/append", &body)
+	body, ctype, err := core.Multipart(func(mw *multipart.Writer) error {
+		if err := mw.WriteField("segment_index", strconv.Itoa(seg)); err != nil {
+			return err
+		}
+		w, err := mw.CreateFormFile("media", "blob")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(chunk)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	r.Header.Set("Content-Type", mw.FormDataContentType())
-	r.Header.Set("Authorization", "Bearer "+t.AccessToken)
-	r.Header.Set("User-Agent", "Crier/1.0")
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return &app.NetworkError{Network: app.Twitter, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if ne := Classify(res.StatusCode, res.Header, b); ne != nil {
-		ne.Network, ne.Status = app.Twitter, res.StatusCode
-		return ne
-	}
-	return nil
+	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/2/media/upload/" + url.PathEscape(id) + "/append", Bearer: t.AccessToken,
+		Body: body, ContentType: ctype}, nil)
 }
 
 // Tweet is the part of a v2 tweet object Crier reads.

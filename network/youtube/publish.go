@@ -29,7 +29,6 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
-	"github.com/crier/crier/network/google"
 	"github.com/crier/crier/network/pubutil"
 )
 
@@ -72,34 +71,11 @@ func (a *Adapter) chunk() int64 {
 	return 32 * 256 * 1024 // 8 MiB
 }
 
-// raw sends a request and classifies a failure with Google's classifier; it answers the response
-// (body read) for 2xx and 308.
-func (a *Adapter) raw(ctx context.Context, method, u, token string, header map[string]string, body []byte) (*http.Response, []byte, error) {
-	r, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
-	if err != nil {
-		return nil, nil, err
-	}
-	r.ContentLength = int64(len(body))
-	r.Header.Set("Authorization", "Bearer "+token)
-	r.Header.Set("User-Agent", "Crier/1.0")
-	for k, v := range header {
-		r.Header.Set(k, v)
-	}
-	res, err := a.api.HTTP.Do(r)
-	if err != nil {
-		return nil, nil, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Message: "unreachable", Err: err}
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	if res.StatusCode == http.StatusPermanentRedirect || (res.StatusCode >= 200 && res.StatusCode < 300) {
-		return res, b, nil
-	}
-	ne := google.Classify(res.StatusCode, res.Header, b)
-	ne.Network, ne.Status = app.YouTube, res.StatusCode
-	if ne.Class == app.ErrRateLimited && ne.ResetAt.IsZero() {
-		ne.ResetAt = core.RetryAfter(res.Header, a.api.Now())
-	}
-	return res, b, ne
+// raw sends a raw body (the session's metadata, a chunk, a probe, a thumbnail) through the
+// classified client and answers the response; 308 Resume Incomplete is an answer, not an error.
+func (a *Adapter) raw(ctx context.Context, method, u, token, ctype string, header map[string]string, body []byte) (*core.Response, error) {
+	return a.api.Send(ctx, core.Request{Method: method, URL: u, Bearer: token, Header: header, Body: bytes.NewReader(body), ContentType: ctype,
+		OK: []int{http.StatusPermanentRedirect}}, nil)
 }
 
 // Publish uploads the video (resuming a checkpointed session) and sets the thumbnail.
@@ -207,13 +183,13 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *app.YouTubePaylo
 		if pl.HasPaidProductPlacement {
 			q.Set("part", "snippet,status,paidProductPlacementDetails")
 		}
-		res, _, err := a.raw(ctx, http.MethodPost, a.base+"/upload/youtube/v3/videos?"+q.Encode(), t.AccessToken,
-			map[string]string{"Content-Type": "application/json; charset=UTF-8", "X-Upload-Content-Type": mime, "X-Upload-Content-Length": strconv.FormatInt(size, 10)}, meta)
+		res, err := a.raw(ctx, http.MethodPost, a.base+"/upload/youtube/v3/videos?"+q.Encode(), t.AccessToken, "application/json; charset=UTF-8",
+			map[string]string{"X-Upload-Content-Type": mime, "X-Upload-Content-Length": strconv.FormatInt(size, 10)}, meta)
 		if err != nil {
 			return nil, err
 		}
 		if session = res.Header.Get("Location"); session == "" {
-			return nil, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.StatusCode, Message: "the upload session came without a Location"}
+			return nil, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.Status, Message: "the upload session came without a Location"}
 		}
 		if err := req.Save(ctx, checkpointSession, session); err != nil {
 			return nil, err
@@ -234,15 +210,15 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *app.YouTubePaylo
 		if err != nil {
 			return nil, fmt.Errorf("upload %s: %w", m.UploadID, err)
 		}
-		res, body, err := a.raw(ctx, http.MethodPut, session, t.AccessToken, map[string]string{
+		res, err := a.raw(ctx, http.MethodPut, session, t.AccessToken, "", map[string]string{
 			"Content-Range": fmt.Sprintf("bytes %d-%d/%d", offset, offset+int64(n)-1, size)}, buf[:n])
 		if err != nil {
 			return nil, err
 		}
-		if res.StatusCode != http.StatusPermanentRedirect {
+		if res.Status != http.StatusPermanentRedirect {
 			var v video
-			if err := json.Unmarshal(body, &v); err != nil || v.ID == "" {
-				return nil, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected upload answer", Err: err}
+			if err := json.Unmarshal(res.Body, &v); err != nil || v.ID == "" {
+				return nil, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.Status, Message: "unexpected upload answer", Err: err}
 			}
 			return &v, nil
 		}
@@ -258,16 +234,16 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *app.YouTubePaylo
 
 // probe asks a session how far it got: the Video when complete, else the next offset.
 func (a *Adapter) probe(ctx context.Context, t *app.Token, session string, size int64) (*video, int64, error) {
-	res, body, err := a.raw(ctx, http.MethodPut, session, t.AccessToken, map[string]string{"Content-Range": fmt.Sprintf("bytes */%d", size)}, nil)
+	res, err := a.raw(ctx, http.MethodPut, session, t.AccessToken, "", map[string]string{"Content-Range": fmt.Sprintf("bytes */%d", size)}, nil)
 	if err != nil {
 		return nil, 0, err
 	}
-	if res.StatusCode == http.StatusPermanentRedirect {
+	if res.Status == http.StatusPermanentRedirect {
 		return nil, rangeEnd(res.Header.Get("Range")), nil
 	}
 	var v video
-	if err := json.Unmarshal(body, &v); err != nil || v.ID == "" {
-		return nil, 0, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.StatusCode, Message: "unexpected upload answer", Err: err}
+	if err := json.Unmarshal(res.Body, &v); err != nil || v.ID == "" {
+		return nil, 0, &app.NetworkError{Network: app.YouTube, Class: app.ErrTransient, Status: res.Status, Message: "unexpected upload answer", Err: err}
 	}
 	return &v, 0, nil
 }
@@ -299,8 +275,7 @@ func (a *Adapter) thumbnail(ctx context.Context, t *app.Token, id string, m app.
 	if mime == "" {
 		mime = "image/jpeg"
 	}
-	_, _, err = a.raw(ctx, http.MethodPost, a.base+"/upload/youtube/v3/thumbnails/set?videoId="+url.QueryEscape(id), t.AccessToken,
-		map[string]string{"Content-Type": mime}, b)
+	_, err = a.raw(ctx, http.MethodPost, a.base+"/upload/youtube/v3/thumbnails/set?videoId="+url.QueryEscape(id), t.AccessToken, mime, nil, b)
 	return err
 }
 
