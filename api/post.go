@@ -84,7 +84,16 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 // PostUpdate answers PATCH /post/{id}.
 func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (PostUpdateResponseObject, error) {
 	b := req.Body
-	p := app.PostParams{Title: b.Title, ReferenceKey: b.ReferenceKey, PostDate: b.PostDate}
+	p := app.PostParams{Title: b.Title, PostDate: b.PostDate}
+	// referenceKey and firstComment: absent keeps them, null removes them.
+	if b.ReferenceKey.IsSpecified() {
+		if b.ReferenceKey.IsNull() {
+			p.ClearReferenceKey = true
+		} else {
+			key := b.ReferenceKey.MustGet()
+			p.ReferenceKey = &key
+		}
+	}
 	if b.Status != nil {
 		st := app.PostStatus(*b.Status)
 		p.Status = &st
@@ -99,7 +108,13 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 		}
 		p.Data = data
 	}
-	p.FirstComment, p.FirstCommentSet = firstComment(b.FirstComment)
+	if b.FirstComment.IsSpecified() {
+		p.FirstCommentSet = true
+		if !b.FirstComment.IsNull() {
+			fc := b.FirstComment.MustGet()
+			p.FirstComment, _ = firstComment(&fc)
+		}
+	}
 	post, err := s.svc.UpdatePost(ctx, req.Id, p)
 	if err != nil {
 		return nil, err

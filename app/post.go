@@ -570,8 +570,9 @@ func (s *Service) referenceKeyConflict(err error, op string) error {
 
 // syncTargets makes the post's targets match in: one POST target per network (and a WAITING
 // FIRST_COMMENT target per first comment), each rescheduled (new version) with the post's status
-// and date; targets of networks no longer named are removed. A SCHEDULED post gets one job per
-// POST target at postDate.
+// and date; targets no longer wanted (a network no longer named, a first comment removed) are
+// removed unless they reached the network. A SCHEDULED post gets one job per POST target at
+// postDate.
 func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[Network]*SocialAccount) error {
 	q := s.q.WithTx(tx)
 	existing, err := q.ListPostTargets(ctx, []string{post.ID})
@@ -635,13 +636,20 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		}
 	}
 	for k, t := range have {
-		if !want[k] {
+		if !want[k] && !reachedNetwork(t) {
 			if err := q.DeleteTarget(ctx, t.ID); err != nil {
 				return fmt.Errorf("app: post target: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// reachedNetwork says a target was published, or may have been (an attempt in flight or of
+// unknown outcome): its row is the record of what is on the network, so it is never deleted.
+func reachedNetwork(t store.PublishTarget) bool {
+	return t.Status == string(PostPosted) || t.Status == string(PostProcessing) || t.ExternalID != nil ||
+		t.AttemptStartedAt != nil || t.OutcomeUnknown
 }
 
 // enqueueTarget inserts the publish job of a target version, due at.
