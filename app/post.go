@@ -812,7 +812,7 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 	out := make([]Post, len(rows))
 	for i, r := range rows {
 		p := postFromRow(r)
-		applyTargets(&p, byPost[r.ID], org.ShowVerboseErrors)
+		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], targetPost, org.ShowVerboseErrors)
 		if links {
 			p.Uploads = upLinks[r.ID]
 			if p.Uploads == nil {
@@ -904,35 +904,39 @@ func targetFromRow(t store.PublishTarget) PostTarget {
 	return out
 }
 
-// applyTargets fills the per-network fields of a post or comment record from its targets.
-func applyTargets(p *Post, targets []store.PublishTarget, verbose bool) {
-	p.Targets = make([]PostTarget, 0, len(targets))
+// targetFields are the per-network fields of a post or comment record: all its targets, and where
+// the targets of kind (POST for a post, COMMENT for a comment) landed or why they failed
+// (errorsVerbose only when verbose).
+func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all []PostTarget, external map[Network]*ExternalRef,
+	errs map[Network]*string, errsVerbose map[Network]*ErrorVerbose) {
+	all = make([]PostTarget, 0, len(targets))
 	for _, t := range targets {
 		pt := targetFromRow(t)
-		p.Targets = append(p.Targets, pt)
-		if t.Kind != targetPost {
+		all = append(all, pt)
+		if t.Kind != kind {
 			continue
 		}
 		n := Network(t.Network)
 		if t.ExternalID != nil || t.Permalink != nil {
-			if p.ExternalData == nil {
-				p.ExternalData = map[Network]*ExternalRef{}
+			if external == nil {
+				external = map[Network]*ExternalRef{}
 			}
-			p.ExternalData[n] = &ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
+			external[n] = &ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
 		}
 		if t.Error != nil {
-			if p.Errors == nil {
-				p.Errors = map[Network]*string{}
+			if errs == nil {
+				errs = map[Network]*string{}
 			}
-			p.Errors[n] = t.Error
+			errs[n] = t.Error
 			if verbose && pt.ErrorVerbose != nil {
-				if p.ErrorsVerbose == nil {
-					p.ErrorsVerbose = map[Network]*ErrorVerbose{}
+				if errsVerbose == nil {
+					errsVerbose = map[Network]*ErrorVerbose{}
 				}
-				p.ErrorsVerbose[n] = pt.ErrorVerbose
+				errsVerbose[n] = pt.ErrorVerbose
 			}
 		}
 	}
+	return all, external, errs, errsVerbose
 }
 
 // UpdatePost changes a DRAFT, REVIEW or SCHEDULED post. A new date or status reschedules: every
