@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/oapi-codegen/nullable"
 	"github.com/oapi-codegen/runtime"
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
@@ -9660,13 +9661,13 @@ type PostGetReconnectSocialAccountCandidatesParams struct {
 // PostUpdateJSONBody defines parameters for PostUpdate.
 type PostUpdateJSONBody struct {
 	// Data Per-network payloads, keyed by network. Only the networks of socialAccountTypes are used.
-	Data               *PostData                 `json:"data,omitempty"`
-	FirstComment       *PostFirstComment         `json:"firstComment,omitempty"`
-	PostDate           *string                   `json:"postDate,omitempty"`
-	ReferenceKey       *string                   `json:"referenceKey,omitempty"`
-	SocialAccountTypes *[]NetworkType            `json:"socialAccountTypes,omitempty"`
-	Status             *PostUpdateJSONBodyStatus `json:"status,omitempty"`
-	Title              *string                   `json:"title,omitempty"`
+	Data               *PostData                           `json:"data,omitempty"`
+	FirstComment       nullable.Nullable[PostFirstComment] `json:"firstComment,omitempty"`
+	PostDate           *string                             `json:"postDate,omitempty"`
+	ReferenceKey       nullable.Nullable[string]           `json:"referenceKey,omitempty"`
+	SocialAccountTypes *[]NetworkType                      `json:"socialAccountTypes,omitempty"`
+	Status             *PostUpdateJSONBodyStatus           `json:"status,omitempty"`
+	Title              *string                             `json:"title,omitempty"`
 }
 
 // PostUpdateJSONBodyStatus defines parameters for PostUpdate.
@@ -18342,7 +18343,6 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/automation-rich-messages/conversations/:conversationId", wrapper.AutomationSendRichMessage, options.OperationMiddlewares["automation.sendRichMessage"]...)
 	router.GET(options.BaseURL+"/api/v1/automations", wrapper.AutomationGetList, options.OperationMiddlewares["automation.getList"]...)
 	router.POST(options.BaseURL+"/api/v1/automations", wrapper.AutomationCreate, options.OperationMiddlewares["automation.create"]...)
-	router.POST(options.BaseURL+"/api/v1/automations/copy", wrapper.AutomationCopy, options.OperationMiddlewares["automation.copy"]...)
 	router.DELETE(options.BaseURL+"/api/v1/automations/:id", wrapper.AutomationDelete, options.OperationMiddlewares["automation.delete"]...)
 	router.GET(options.BaseURL+"/api/v1/automations/:id", wrapper.AutomationGet, options.OperationMiddlewares["automation.get"]...)
 	router.PATCH(options.BaseURL+"/api/v1/automations/:id", wrapper.AutomationUpdate, options.OperationMiddlewares["automation.update"]...)
@@ -18352,6 +18352,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/automations/:id/pause", wrapper.AutomationPause, options.OperationMiddlewares["automation.pause"]...)
 	router.POST(options.BaseURL+"/api/v1/automations/:id/publish", wrapper.AutomationPublish, options.OperationMiddlewares["automation.publish"]...)
 	router.POST(options.BaseURL+"/api/v1/automations/:id/test", wrapper.AutomationTest, options.OperationMiddlewares["automation.test"]...)
+	router.POST(options.BaseURL+"/api/v1/automations/copy", wrapper.AutomationCopy, options.OperationMiddlewares["automation.copy"]...)
 	router.POST(options.BaseURL+"/api/v1/billing/billable-usage/quote", wrapper.CreditQuote, options.OperationMiddlewares["credit.quote"]...)
 	router.POST(options.BaseURL+"/api/v1/billing/cancel", wrapper.BillingCancel, options.OperationMiddlewares["billing.cancel"]...)
 	router.POST(options.BaseURL+"/api/v1/billing/checkout", wrapper.BillingCheckout, options.OperationMiddlewares["billing.checkout"]...)
@@ -18370,9 +18371,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/bio", wrapper.BioCreate, options.OperationMiddlewares["bio.create"]...)
 	router.GET(options.BaseURL+"/api/v1/bio-analytics", wrapper.BioGetAnalytics, options.OperationMiddlewares["bio.getAnalytics"]...)
 	router.POST(options.BaseURL+"/api/v1/bio-item", wrapper.BioCreateItem, options.OperationMiddlewares["bio.createItem"]...)
-	router.POST(options.BaseURL+"/api/v1/bio-item/reorder", wrapper.BioReorderItems, options.OperationMiddlewares["bio.reorderItems"]...)
 	router.DELETE(options.BaseURL+"/api/v1/bio-item/:id", wrapper.BioDeleteItem, options.OperationMiddlewares["bio.deleteItem"]...)
 	router.PATCH(options.BaseURL+"/api/v1/bio-item/:id", wrapper.BioUpdateItem, options.OperationMiddlewares["bio.updateItem"]...)
+	router.POST(options.BaseURL+"/api/v1/bio-item/reorder", wrapper.BioReorderItems, options.OperationMiddlewares["bio.reorderItems"]...)
 	router.DELETE(options.BaseURL+"/api/v1/bio/:id", wrapper.BioDelete, options.OperationMiddlewares["bio.delete"]...)
 	router.GET(options.BaseURL+"/api/v1/bio/:id", wrapper.BioGet, options.OperationMiddlewares["bio.get"]...)
 	router.PATCH(options.BaseURL+"/api/v1/bio/:id", wrapper.BioUpdate, options.OperationMiddlewares["bio.update"]...)
@@ -18382,17 +18383,16 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PATCH(options.BaseURL+"/api/v1/bot/:id", wrapper.BotUpdate, options.OperationMiddlewares["bot.update"]...)
 	router.GET(options.BaseURL+"/api/v1/comment", wrapper.CommentGetList, options.OperationMiddlewares["comment.getList"]...)
 	router.POST(options.BaseURL+"/api/v1/comment", wrapper.CommentCreate, options.OperationMiddlewares["comment.create"]...)
-	router.GET(options.BaseURL+"/api/v1/comment/import", wrapper.CommentImportGetList, options.OperationMiddlewares["comment.importGetList"]...)
-	router.POST(options.BaseURL+"/api/v1/comment/import", wrapper.CommentImportCreate, options.OperationMiddlewares["comment.importCreate"]...)
-	router.GET(options.BaseURL+"/api/v1/comment/import/comments", wrapper.CommentImportGetFetchedComments, options.OperationMiddlewares["comment.importGetFetchedComments"]...)
-	router.POST(options.BaseURL+"/api/v1/comment/import/comments/:commentId/action", wrapper.CommentImportActionFetchedComment, options.OperationMiddlewares["comment.importActionFetchedComment"]...)
-	router.GET(options.BaseURL+"/api/v1/comment/import/:importId", wrapper.CommentImportGetById, options.OperationMiddlewares["comment.importGetById"]...)
 	router.DELETE(options.BaseURL+"/api/v1/comment/:id", wrapper.CommentDelete, options.OperationMiddlewares["comment.delete"]...)
 	router.GET(options.BaseURL+"/api/v1/comment/:id", wrapper.CommentGet, options.OperationMiddlewares["comment.get"]...)
 	router.PATCH(options.BaseURL+"/api/v1/comment/:id", wrapper.CommentUpdate, options.OperationMiddlewares["comment.update"]...)
 	router.POST(options.BaseURL+"/api/v1/comment/:id/retry", wrapper.CommentRetry, options.OperationMiddlewares["comment.retry"]...)
+	router.GET(options.BaseURL+"/api/v1/comment/import", wrapper.CommentImportGetList, options.OperationMiddlewares["comment.importGetList"]...)
+	router.POST(options.BaseURL+"/api/v1/comment/import", wrapper.CommentImportCreate, options.OperationMiddlewares["comment.importCreate"]...)
+	router.GET(options.BaseURL+"/api/v1/comment/import/:importId", wrapper.CommentImportGetById, options.OperationMiddlewares["comment.importGetById"]...)
+	router.GET(options.BaseURL+"/api/v1/comment/import/comments", wrapper.CommentImportGetFetchedComments, options.OperationMiddlewares["comment.importGetFetchedComments"]...)
+	router.POST(options.BaseURL+"/api/v1/comment/import/comments/:commentId/action", wrapper.CommentImportActionFetchedComment, options.OperationMiddlewares["comment.importActionFetchedComment"]...)
 	router.GET(options.BaseURL+"/api/v1/conversations", wrapper.ConversationGetList, options.OperationMiddlewares["conversation.getList"]...)
-	router.POST(options.BaseURL+"/api/v1/conversations/private-reply", wrapper.ConversationPrivateReply, options.OperationMiddlewares["conversation.privateReply"]...)
 	router.GET(options.BaseURL+"/api/v1/conversations/:id", wrapper.ConversationGet, options.OperationMiddlewares["conversation.get"]...)
 	router.PATCH(options.BaseURL+"/api/v1/conversations/:id", wrapper.ConversationUpdate, options.OperationMiddlewares["conversation.update"]...)
 	router.POST(options.BaseURL+"/api/v1/conversations/:id/archive", wrapper.ConversationArchive, options.OperationMiddlewares["conversation.archive"]...)
@@ -18401,6 +18401,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/conversations/:id/messages/:messageId/reaction", wrapper.ConversationReactToMessage, options.OperationMiddlewares["conversation.reactToMessage"]...)
 	router.POST(options.BaseURL+"/api/v1/conversations/:id/open", wrapper.ConversationOpen, options.OperationMiddlewares["conversation.open"]...)
 	router.POST(options.BaseURL+"/api/v1/conversations/:id/read", wrapper.ConversationMarkRead, options.OperationMiddlewares["conversation.markRead"]...)
+	router.POST(options.BaseURL+"/api/v1/conversations/private-reply", wrapper.ConversationPrivateReply, options.OperationMiddlewares["conversation.privateReply"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/bluesky/comment", wrapper.MiscBlueskyDeleteComment, options.OperationMiddlewares["misc.bluesky.deleteComment"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/bluesky/post", wrapper.MiscBlueskyDeletePost, options.OperationMiddlewares["misc.bluesky.deletePost"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/discord/message", wrapper.MiscDiscordDeleteMessage, options.OperationMiddlewares["misc.discord.deleteMessage"]...)
@@ -18410,13 +18411,13 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/api/v1/misc/facebook/post", wrapper.MiscFacebookDeletePost, options.OperationMiddlewares["misc.facebook.deletePost"]...)
 	router.PATCH(options.BaseURL+"/api/v1/misc/facebook/post", wrapper.MiscFacebookEditPost, options.OperationMiddlewares["misc.facebook.editPost"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations", wrapper.MiscFacebookGetRecommendations, options.OperationMiddlewares["misc.facebook.getRecommendations"]...)
-	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/import", wrapper.MiscFacebookGetRecommendationImportStatus, options.OperationMiddlewares["misc.facebook.getRecommendationImportStatus"]...)
-	router.POST(options.BaseURL+"/api/v1/misc/facebook/recommendations/import", wrapper.MiscFacebookImportRecommendations, options.OperationMiddlewares["misc.facebook.importRecommendations"]...)
-	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/import/:importId", wrapper.MiscFacebookGetRecommendationImportById, options.OperationMiddlewares["misc.facebook.getRecommendationImportById"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/:recommendationId", wrapper.MiscFacebookGetRecommendationById, options.OperationMiddlewares["misc.facebook.getRecommendationById"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/:recommendationId/comments", wrapper.MiscFacebookGetRecommendationComments, options.OperationMiddlewares["misc.facebook.getRecommendationComments"]...)
 	router.PUT(options.BaseURL+"/api/v1/misc/facebook/recommendations/:recommendationId/comments/:commentId/reply", wrapper.MiscFacebookReplyToRecommendationComment, options.OperationMiddlewares["misc.facebook.replyToRecommendationComment"]...)
 	router.PUT(options.BaseURL+"/api/v1/misc/facebook/recommendations/:recommendationId/reply", wrapper.MiscFacebookReplyToRecommendation, options.OperationMiddlewares["misc.facebook.replyToRecommendation"]...)
+	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/import", wrapper.MiscFacebookGetRecommendationImportStatus, options.OperationMiddlewares["misc.facebook.getRecommendationImportStatus"]...)
+	router.POST(options.BaseURL+"/api/v1/misc/facebook/recommendations/import", wrapper.MiscFacebookImportRecommendations, options.OperationMiddlewares["misc.facebook.importRecommendations"]...)
+	router.GET(options.BaseURL+"/api/v1/misc/facebook/recommendations/import/:importId", wrapper.MiscFacebookGetRecommendationImportById, options.OperationMiddlewares["misc.facebook.getRecommendationImportById"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/facebook/text-format-presets", wrapper.MiscFacebookGetTextFormatPresets, options.OperationMiddlewares["misc.facebook.getTextFormatPresets"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/facebook/token-debug", wrapper.MiscFacebookGetTokenDebug, options.OperationMiddlewares["misc.facebook.getTokenDebug"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/google-business/location", wrapper.MiscGoogleBusinessGetLocation, options.OperationMiddlewares["misc.google_business.getLocation"]...)
@@ -18440,12 +18441,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/misc/google-business/media", wrapper.MiscGoogleBusinessAddMedia, options.OperationMiddlewares["misc.google_business.addMedia"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/google-business/post", wrapper.MiscGoogleBusinessDeletePost, options.OperationMiddlewares["misc.google_business.deletePost"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews", wrapper.MiscGoogleBusinessGetReviews, options.OperationMiddlewares["misc.google_business.getReviews"]...)
-	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews/import", wrapper.MiscGoogleBusinessGetReviewImportStatus, options.OperationMiddlewares["misc.google_business.getReviewImportStatus"]...)
-	router.POST(options.BaseURL+"/api/v1/misc/google-business/reviews/import", wrapper.MiscGoogleBusinessImportReviews, options.OperationMiddlewares["misc.google_business.importReviews"]...)
-	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews/import/:importId", wrapper.MiscGoogleBusinessGetReviewImportById, options.OperationMiddlewares["misc.google_business.getReviewImportById"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews/:reviewId", wrapper.MiscGoogleBusinessGetReviewById, options.OperationMiddlewares["misc.google_business.getReviewById"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/google-business/reviews/:reviewId/reply", wrapper.MiscGoogleBusinessDeleteReviewReply, options.OperationMiddlewares["misc.google_business.deleteReviewReply"]...)
 	router.PUT(options.BaseURL+"/api/v1/misc/google-business/reviews/:reviewId/reply", wrapper.MiscGoogleBusinessReplyToReview, options.OperationMiddlewares["misc.google_business.replyToReview"]...)
+	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews/import", wrapper.MiscGoogleBusinessGetReviewImportStatus, options.OperationMiddlewares["misc.google_business.getReviewImportStatus"]...)
+	router.POST(options.BaseURL+"/api/v1/misc/google-business/reviews/import", wrapper.MiscGoogleBusinessImportReviews, options.OperationMiddlewares["misc.google_business.importReviews"]...)
+	router.GET(options.BaseURL+"/api/v1/misc/google-business/reviews/import/:importId", wrapper.MiscGoogleBusinessGetReviewImportById, options.OperationMiddlewares["misc.google_business.getReviewImportById"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/instagram/audio", wrapper.MiscInstagramSearchAudio, options.OperationMiddlewares["misc.instagram.searchAudio"]...)
 	router.DELETE(options.BaseURL+"/api/v1/misc/instagram/comment", wrapper.MiscInstagramDeleteComment, options.OperationMiddlewares["misc.instagram.deleteComment"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/instagram/locations", wrapper.MiscInstagramSearchLocations, options.OperationMiddlewares["misc.instagram.searchLocations"]...)
@@ -18492,8 +18493,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.PATCH(options.BaseURL+"/api/v1/misc/youtube/video", wrapper.MiscYoutubeEditVideo, options.OperationMiddlewares["misc.youtube.editVideo"]...)
 	router.GET(options.BaseURL+"/api/v1/misc/youtube/video-categories", wrapper.MiscYoutubeGetVideoCategories, options.OperationMiddlewares["misc.youtube.getVideoCategories"]...)
 	router.GET(options.BaseURL+"/api/v1/notification", wrapper.NotificationGetList, options.OperationMiddlewares["notification.getList"]...)
-	router.POST(options.BaseURL+"/api/v1/notification/read-all", wrapper.NotificationMarkAllRead, options.OperationMiddlewares["notification.markAllRead"]...)
 	router.POST(options.BaseURL+"/api/v1/notification/:id/read", wrapper.NotificationMarkRead, options.OperationMiddlewares["notification.markRead"]...)
+	router.POST(options.BaseURL+"/api/v1/notification/read-all", wrapper.NotificationMarkAllRead, options.OperationMiddlewares["notification.markAllRead"]...)
 	router.GET(options.BaseURL+"/api/v1/organization", wrapper.OrganizationGetOrganization, options.OperationMiddlewares["organization.getOrganization"]...)
 	router.GET(options.BaseURL+"/api/v1/organization/audit-log", wrapper.OrganizationGetAuditLog, options.OperationMiddlewares["organization.getAuditLog"]...)
 	router.POST(options.BaseURL+"/api/v1/organization/create", wrapper.OrganizationCreate, options.OperationMiddlewares["organization.create"]...)
@@ -18516,17 +18517,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/api/v1/post-csv-import/:importId/status", wrapper.PostCSVGetStatus, options.OperationMiddlewares["postCSV.getStatus"]...)
 	router.GET(options.BaseURL+"/api/v1/post-history-import", wrapper.PostImportGetStatus, options.OperationMiddlewares["postImport.getStatus"]...)
 	router.POST(options.BaseURL+"/api/v1/post-history-import", wrapper.PostImportCreate, options.OperationMiddlewares["postImport.create"]...)
-	router.DELETE(options.BaseURL+"/api/v1/post-history-import/posts", wrapper.PostImportDeleteImportedPosts, options.OperationMiddlewares["postImport.deleteImportedPosts"]...)
-	router.GET(options.BaseURL+"/api/v1/post-history-import/posts", wrapper.PostImportGetImportedPosts, options.OperationMiddlewares["postImport.getImportedPosts"]...)
 	router.GET(options.BaseURL+"/api/v1/post-history-import/:importId", wrapper.PostImportGetById, options.OperationMiddlewares["postImport.getById"]...)
 	router.POST(options.BaseURL+"/api/v1/post-history-import/:importId/retry", wrapper.PostImportRetryImport, options.OperationMiddlewares["postImport.retryImport"]...)
-	router.POST(options.BaseURL+"/api/v1/post/reconnect-social-account", wrapper.PostReconnectSocialAccount, options.OperationMiddlewares["post.reconnectSocialAccount"]...)
-	router.GET(options.BaseURL+"/api/v1/post/reconnect-social-account/candidates", wrapper.PostGetReconnectSocialAccountCandidates, options.OperationMiddlewares["post.getReconnectSocialAccountCandidates"]...)
-	router.GET(options.BaseURL+"/api/v1/post/reference-key/:referenceKey", wrapper.PostGetByReferenceKey, options.OperationMiddlewares["post.getByReferenceKey"]...)
+	router.DELETE(options.BaseURL+"/api/v1/post-history-import/posts", wrapper.PostImportDeleteImportedPosts, options.OperationMiddlewares["postImport.deleteImportedPosts"]...)
+	router.GET(options.BaseURL+"/api/v1/post-history-import/posts", wrapper.PostImportGetImportedPosts, options.OperationMiddlewares["postImport.getImportedPosts"]...)
 	router.DELETE(options.BaseURL+"/api/v1/post/:id", wrapper.PostDelete, options.OperationMiddlewares["post.delete"]...)
 	router.GET(options.BaseURL+"/api/v1/post/:id", wrapper.PostGet, options.OperationMiddlewares["post.get"]...)
 	router.PATCH(options.BaseURL+"/api/v1/post/:id", wrapper.PostUpdate, options.OperationMiddlewares["post.update"]...)
 	router.POST(options.BaseURL+"/api/v1/post/:id/retry", wrapper.PostRetry, options.OperationMiddlewares["post.retry"]...)
+	router.POST(options.BaseURL+"/api/v1/post/reconnect-social-account", wrapper.PostReconnectSocialAccount, options.OperationMiddlewares["post.reconnectSocialAccount"]...)
+	router.GET(options.BaseURL+"/api/v1/post/reconnect-social-account/candidates", wrapper.PostGetReconnectSocialAccountCandidates, options.OperationMiddlewares["post.getReconnectSocialAccountCandidates"]...)
+	router.GET(options.BaseURL+"/api/v1/post/reference-key/:referenceKey", wrapper.PostGetByReferenceKey, options.OperationMiddlewares["post.getByReferenceKey"]...)
 	router.GET(options.BaseURL+"/api/v1/social-account/by-type", wrapper.SocialAccountGetByType, options.OperationMiddlewares["socialAccount.getByType"]...)
 	router.POST(options.BaseURL+"/api/v1/social-account/connect", wrapper.SocialAccountConnect, options.OperationMiddlewares["socialAccount.connect"]...)
 	router.POST(options.BaseURL+"/api/v1/social-account/connection-check", wrapper.SocialAccountConnectionCheck, options.OperationMiddlewares["socialAccount.connectionCheck"]...)
@@ -18548,6 +18549,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/api/v1/upload", wrapper.UploadDeleteMany, options.OperationMiddlewares["upload.deleteMany"]...)
 	router.GET(options.BaseURL+"/api/v1/upload", wrapper.UploadGetList, options.OperationMiddlewares["upload.getList"]...)
 	router.POST(options.BaseURL+"/api/v1/upload", wrapper.UploadCreate, options.OperationMiddlewares["upload.create"]...)
+	router.DELETE(options.BaseURL+"/api/v1/upload/:id", wrapper.UploadDelete, options.OperationMiddlewares["upload.delete"]...)
+	router.GET(options.BaseURL+"/api/v1/upload/:id", wrapper.UploadGet, options.OperationMiddlewares["upload.get"]...)
 	router.POST(options.BaseURL+"/api/v1/upload/finalize", wrapper.UploadFinalizeLargeUpload, options.OperationMiddlewares["upload.finalizeLargeUpload"]...)
 	router.POST(options.BaseURL+"/api/v1/upload/from-url", wrapper.UploadCreateFromUrl, options.OperationMiddlewares["upload.createFromUrl"]...)
 	router.POST(options.BaseURL+"/api/v1/upload/init", wrapper.UploadInitLargeUpload, options.OperationMiddlewares["upload.initLargeUpload"]...)
@@ -18555,12 +18558,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/api/v1/upload/multipart/complete", wrapper.UploadCompleteMultipartUpload, options.OperationMiddlewares["upload.completeMultipartUpload"]...)
 	router.POST(options.BaseURL+"/api/v1/upload/multipart/init", wrapper.UploadInitMultipartUpload, options.OperationMiddlewares["upload.initMultipartUpload"]...)
 	router.POST(options.BaseURL+"/api/v1/upload/multipart/sign", wrapper.UploadSignMultipartParts, options.OperationMiddlewares["upload.signMultipartParts"]...)
-	router.DELETE(options.BaseURL+"/api/v1/upload/:id", wrapper.UploadDelete, options.OperationMiddlewares["upload.delete"]...)
-	router.GET(options.BaseURL+"/api/v1/upload/:id", wrapper.UploadGet, options.OperationMiddlewares["upload.get"]...)
 	router.GET(options.BaseURL+"/api/v1/user/invitations", wrapper.UserGetInvitations, options.OperationMiddlewares["user.getInvitations"]...)
 	router.POST(options.BaseURL+"/api/v1/user/invitations", wrapper.UserCreateInvitation, options.OperationMiddlewares["user.createInvitation"]...)
-	router.POST(options.BaseURL+"/api/v1/user/invitations/accept", wrapper.UserAcceptInvitation, options.OperationMiddlewares["user.acceptInvitation"]...)
 	router.DELETE(options.BaseURL+"/api/v1/user/invitations/:id", wrapper.UserDeleteInvitation, options.OperationMiddlewares["user.deleteInvitation"]...)
+	router.POST(options.BaseURL+"/api/v1/user/invitations/accept", wrapper.UserAcceptInvitation, options.OperationMiddlewares["user.acceptInvitation"]...)
 	router.GET(options.BaseURL+"/api/v1/user/me", wrapper.UserGetMe, options.OperationMiddlewares["user.getMe"]...)
 	router.PATCH(options.BaseURL+"/api/v1/user/me", wrapper.UserUpdateMe, options.OperationMiddlewares["user.updateMe"]...)
 	router.POST(options.BaseURL+"/api/v1/user/me/onboarding", wrapper.UserCompleteOnboarding, options.OperationMiddlewares["user.completeOnboarding"]...)

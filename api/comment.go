@@ -2,8 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/crier/crier/app"
 )
@@ -18,12 +16,9 @@ func commentParams(title, postID, importedID, parentID, fetchedID, postDate, tex
 		p.Status = &st
 	}
 	if data != nil {
-		b, err := json.Marshal(data)
-		if err != nil {
-			return p, fmt.Errorf("api: comment data: %w", err)
-		}
-		if err := json.Unmarshal(b, &p.Data); err != nil {
-			return p, fmt.Errorf("api: comment data: %w", err)
+		var err error
+		if p.Data, err = viaJSON[map[app.Network]app.CommentText](*data, "comment data"); err != nil {
+			return p, err
 		}
 	}
 	return p, nil
@@ -139,13 +134,5 @@ func (s *Server) CommentRetry(ctx context.Context, req CommentRetryRequestObject
 }
 
 func toComment(c app.Comment) (Comment, error) {
-	var out Comment
-	b, err := json.Marshal(c)
-	if err != nil {
-		return out, fmt.Errorf("api: comment: %w", err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return out, fmt.Errorf("api: comment: %w", err)
-	}
-	return out, nil
+	return viaJSON[Comment](c, "comment")
 }

@@ -13,14 +13,19 @@ import (
 // PostCreate answers POST /post.
 func (s *Server) PostCreate(ctx context.Context, req PostCreateRequestObject) (PostCreateResponseObject, error) {
 	b := req.Body
-	data, err := toAppData(b.Data)
+	data, err := viaJSON[app.PostData](b.Data, "post data")
 	if err != nil {
 		return nil, err
 	}
 	st := app.PostStatus(b.Status)
 	p := app.PostParams{TeamID: b.TeamId, Title: &b.Title, ReferenceKey: b.ReferenceKey, PostDate: &b.PostDate, Status: &st,
-		SocialAccountTypes: networks(b.SocialAccountTypes), Data: data}
-	p.FirstComment, p.FirstCommentSet = firstComment(b.FirstComment)
+		SocialAccountTypes: networks(b.SocialAccountTypes), Data: &data}
+	if b.FirstComment != nil {
+		if p.FirstComment, err = viaJSON[map[app.Network]string](*b.FirstComment, "first comment"); err != nil {
+			return nil, err
+		}
+		p.FirstCommentSet = true
+	}
 	post, err := s.svc.CreatePost(ctx, p)
 	if err != nil {
 		return nil, err
@@ -84,7 +89,16 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 // PostUpdate answers PATCH /post/{id}.
 func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (PostUpdateResponseObject, error) {
 	b := req.Body
-	p := app.PostParams{Title: b.Title, ReferenceKey: b.ReferenceKey, PostDate: b.PostDate}
+	p := app.PostParams{Title: b.Title, PostDate: b.PostDate}
+	// referenceKey and firstComment: absent keeps them, null removes them.
+	if b.ReferenceKey.IsSpecified() {
+		if b.ReferenceKey.IsNull() {
+			p.ClearReferenceKey = true
+		} else {
+			key := b.ReferenceKey.MustGet()
+			p.ReferenceKey = &key
+		}
+	}
 	if b.Status != nil {
 		st := app.PostStatus(*b.Status)
 		p.Status = &st
@@ -93,13 +107,22 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 		p.SocialAccountTypes = networks(*b.SocialAccountTypes)
 	}
 	if b.Data != nil {
-		data, err := toAppData(*b.Data)
+		data, err := viaJSON[app.PostData](*b.Data, "post data")
 		if err != nil {
 			return nil, err
 		}
-		p.Data = data
+		p.Data = &data
 	}
-	p.FirstComment, p.FirstCommentSet = firstComment(b.FirstComment)
+	if b.FirstComment.IsSpecified() {
+		p.FirstCommentSet = true
+		if !b.FirstComment.IsNull() {
+			fc, err := viaJSON[map[app.Network]string](b.FirstComment.MustGet(), "first comment")
+			if err != nil {
+				return nil, err
+			}
+			p.FirstComment = fc
+		}
+	}
 	post, err := s.svc.UpdatePost(ctx, req.Id, p)
 	if err != nil {
 		return nil, err
@@ -177,45 +200,28 @@ func networks[T ~string](in []T) []app.Network {
 	return out
 }
 
-// toAppData reads the contract's PostData into the app's typed payloads (same JSON names).
-func toAppData(d PostData) (*app.PostData, error) {
-	b, err := json.Marshal(d)
+// viaJSON converts between a contract type and an app type that share their JSON form (the same
+// field names, networks as keys). The contract's types spell every network out as a field, with
+// nested types per network, where the app keys maps by app.Network; a field-by-field conversion
+// would repeat the network list for each type and silently drop a network added to only one side.
+func viaJSON[T any](v any, what string) (T, error) {
+	var out T
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("api: post data: %w", err)
+		return out, fmt.Errorf("api: %s: %w", what, err)
 	}
-	var out app.PostData
 	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, fmt.Errorf("api: post data: %w", err)
+		return out, fmt.Errorf("api: %s: %w", what, err)
 	}
-	return &out, nil
-}
-
-func firstComment(fc *PostFirstComment) (map[app.Network]string, bool) {
-	if fc == nil {
-		return nil, false
-	}
-	b, _ := json.Marshal(fc)
-	var m map[app.Network]*string
-	_ = json.Unmarshal(b, &m)
-	out := map[app.Network]string{}
-	for n, t := range m {
-		if t != nil {
-			out[n] = *t
-		}
-	}
-	return out, true
+	return out, nil
 }
 
 // toPost renders a post: its JSON record (the same the post.published event carries) plus the
 // uploads and social accounts links.
 func toPost(p app.Post) (Post, error) {
-	var out Post
-	b, err := json.Marshal(p)
+	out, err := viaJSON[Post](p, "post")
 	if err != nil {
-		return out, fmt.Errorf("api: post: %w", err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		return out, fmt.Errorf("api: post: %w", err)
+		return out, err
 	}
 	if p.Uploads != nil {
 		ups := make([]PostUploadLink, 0, len(p.Uploads))

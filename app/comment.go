@@ -440,19 +440,7 @@ func (s *Service) commentViews(ctx context.Context, q *store.Queries, rows []sto
 			InternalParentCommentID: r.InternalParentCommentID, FetchedParentCommentID: r.FetchedParentCommentID, Title: r.Title, PostDate: &d,
 			PostedDate: r.PostedDate, Status: PostStatus(r.Status), Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 		_ = json.Unmarshal(r.Data, &c.Data)
-		// The post helper fills errors and externalData from targets of kind POST; comments use COMMENT.
-		var p Post
-		ts := by[r.ID]
-		conv := make([]store.PublishTarget, len(ts))
-		for j, t := range ts {
-			t.Kind = targetPost
-			conv[j] = t
-		}
-		applyTargets(&p, conv, org.ShowVerboseErrors)
-		c.Errors, c.ErrorsVerbose, c.ExternalData, c.Targets = p.Errors, p.ErrorsVerbose, p.ExternalData, p.Targets
-		for j := range c.Targets {
-			c.Targets[j].Kind = targetComment
-		}
+		c.Targets, c.ExternalData, c.Errors, c.ErrorsVerbose = targetFields(by[r.ID], targetComment, org.ShowVerboseErrors)
 		out[i] = c
 	}
 	return out, nil
@@ -493,13 +481,10 @@ func (s *Service) ListComments(ctx context.Context, f CommentFilter, page Page) 
 		return nil, 0, fmt.Errorf("app: list comments: %w", err)
 	}
 	total := 0
-	plain := make([]store.Comment, len(rows))
+	comments := make([]store.Comment, len(rows))
 	for i, r := range rows {
 		total = int(r.Total)
-		plain[i] = store.Comment{ID: r.ID, OrganizationID: r.OrganizationID, TeamID: r.TeamID, CreatedByID: r.CreatedByID, InternalPostID: r.InternalPostID,
-			ImportedPostID: r.ImportedPostID, InternalParentCommentID: r.InternalParentCommentID, FetchedParentCommentID: r.FetchedParentCommentID,
-			Title: r.Title, PostDate: r.PostDate, PostedDate: r.PostedDate, Status: r.Status, SocialAccountTypes: r.SocialAccountTypes, Data: r.Data,
-			Error: r.Error, CountedAt: r.CountedAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
+		comments[i] = r.Comment
 	}
 	if len(rows) == 0 && page.Offset > 0 {
 		all, err := s.q.ListComments(ctx, store.ListCommentsParams{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, PostID: f.PostID,
@@ -508,7 +493,7 @@ func (s *Service) ListComments(ctx context.Context, f CommentFilter, page Page) 
 			total = int(all[0].Total)
 		}
 	}
-	out, err := s.commentViews(ctx, s.q, plain)
+	out, err := s.commentViews(ctx, s.q, comments)
 	return out, total, err
 }
 

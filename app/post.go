@@ -570,8 +570,9 @@ func (s *Service) referenceKeyConflict(err error, op string) error {
 
 // syncTargets makes the post's targets match in: one POST target per network (and a WAITING
 // FIRST_COMMENT target per first comment), each rescheduled (new version) with the post's status
-// and date; targets of networks no longer named are removed. A SCHEDULED post gets one job per
-// POST target at postDate.
+// and date; targets no longer wanted (a network no longer named, a first comment removed) are
+// removed unless they reached the network. A SCHEDULED post gets one job per POST target at
+// postDate.
 func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[Network]*SocialAccount) error {
 	q := s.q.WithTx(tx)
 	existing, err := q.ListPostTargets(ctx, []string{post.ID})
@@ -635,13 +636,20 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		}
 	}
 	for k, t := range have {
-		if !want[k] {
+		if !want[k] && !reachedNetwork(t) {
 			if err := q.DeleteTarget(ctx, t.ID); err != nil {
 				return fmt.Errorf("app: post target: %w", err)
 			}
 		}
 	}
 	return nil
+}
+
+// reachedNetwork says a target was published, or may have been (an attempt in flight or of
+// unknown outcome): its row is the record of what is on the network, so it is never deleted.
+func reachedNetwork(t store.PublishTarget) bool {
+	return t.Status == string(PostPosted) || t.Status == string(PostProcessing) || t.ExternalID != nil ||
+		t.AttemptStartedAt != nil || t.OutcomeUnknown
 }
 
 // enqueueTarget inserts the publish job of a target version, due at.
@@ -804,7 +812,7 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 	out := make([]Post, len(rows))
 	for i, r := range rows {
 		p := postFromRow(r)
-		applyTargets(&p, byPost[r.ID], org.ShowVerboseErrors)
+		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], targetPost, org.ShowVerboseErrors)
 		if links {
 			p.Uploads = upLinks[r.ID]
 			if p.Uploads == nil {
@@ -896,35 +904,39 @@ func targetFromRow(t store.PublishTarget) PostTarget {
 	return out
 }
 
-// applyTargets fills the per-network fields of a post or comment record from its targets.
-func applyTargets(p *Post, targets []store.PublishTarget, verbose bool) {
-	p.Targets = make([]PostTarget, 0, len(targets))
+// targetFields are the per-network fields of a post or comment record: all its targets, and where
+// the targets of kind (POST for a post, COMMENT for a comment) landed or why they failed
+// (errorsVerbose only when verbose).
+func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all []PostTarget, external map[Network]*ExternalRef,
+	errs map[Network]*string, errsVerbose map[Network]*ErrorVerbose) {
+	all = make([]PostTarget, 0, len(targets))
 	for _, t := range targets {
 		pt := targetFromRow(t)
-		p.Targets = append(p.Targets, pt)
-		if t.Kind != targetPost {
+		all = append(all, pt)
+		if t.Kind != kind {
 			continue
 		}
 		n := Network(t.Network)
 		if t.ExternalID != nil || t.Permalink != nil {
-			if p.ExternalData == nil {
-				p.ExternalData = map[Network]*ExternalRef{}
+			if external == nil {
+				external = map[Network]*ExternalRef{}
 			}
-			p.ExternalData[n] = &ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
+			external[n] = &ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
 		}
 		if t.Error != nil {
-			if p.Errors == nil {
-				p.Errors = map[Network]*string{}
+			if errs == nil {
+				errs = map[Network]*string{}
 			}
-			p.Errors[n] = t.Error
+			errs[n] = t.Error
 			if verbose && pt.ErrorVerbose != nil {
-				if p.ErrorsVerbose == nil {
-					p.ErrorsVerbose = map[Network]*ErrorVerbose{}
+				if errsVerbose == nil {
+					errsVerbose = map[Network]*ErrorVerbose{}
 				}
-				p.ErrorsVerbose[n] = pt.ErrorVerbose
+				errsVerbose[n] = pt.ErrorVerbose
 			}
 		}
 	}
+	return all, external, errs, errsVerbose
 }
 
 // UpdatePost changes a DRAFT, REVIEW or SCHEDULED post. A new date or status reschedules: every

@@ -803,26 +803,8 @@ type ListCommentsParams struct {
 }
 
 type ListCommentsRow struct {
-	ID                      string
-	OrganizationID          string
-	TeamID                  string
-	CreatedByID             *string
-	InternalPostID          *string
-	ImportedPostID          *string
-	InternalParentCommentID *string
-	FetchedParentCommentID  *string
-	Title                   *string
-	PostDate                time.Time
-	PostedDate              *time.Time
-	Status                  string
-	SocialAccountTypes      []string
-	Data                    []byte
-	Error                   *string
-	CountedAt               *time.Time
-	CreatedAt               time.Time
-	UpdatedAt               time.Time
-	DeletedAt               *time.Time
-	Total                   int64
+	Comment Comment
+	Total   int64
 }
 
 func (q *Queries) ListComments(ctx context.Context, arg ListCommentsParams) ([]ListCommentsRow, error) {
@@ -847,25 +829,25 @@ func (q *Queries) ListComments(ctx context.Context, arg ListCommentsParams) ([]L
 	for rows.Next() {
 		var i ListCommentsRow
 		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.CreatedByID,
-			&i.InternalPostID,
-			&i.ImportedPostID,
-			&i.InternalParentCommentID,
-			&i.FetchedParentCommentID,
-			&i.Title,
-			&i.PostDate,
-			&i.PostedDate,
-			&i.Status,
-			&i.SocialAccountTypes,
-			&i.Data,
-			&i.Error,
-			&i.CountedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
+			&i.Comment.ID,
+			&i.Comment.OrganizationID,
+			&i.Comment.TeamID,
+			&i.Comment.CreatedByID,
+			&i.Comment.InternalPostID,
+			&i.Comment.ImportedPostID,
+			&i.Comment.InternalParentCommentID,
+			&i.Comment.FetchedParentCommentID,
+			&i.Comment.Title,
+			&i.Comment.PostDate,
+			&i.Comment.PostedDate,
+			&i.Comment.Status,
+			&i.Comment.SocialAccountTypes,
+			&i.Comment.Data,
+			&i.Comment.Error,
+			&i.Comment.CountedAt,
+			&i.Comment.CreatedAt,
+			&i.Comment.UpdatedAt,
+			&i.Comment.DeletedAt,
 			&i.Total,
 		); err != nil {
 			return nil, err

@@ -114,7 +114,7 @@ UPDATE comments SET status = 'PROCESSING', updated_at = now() WHERE id = @id AND
 UPDATE comments SET status = 'DELETED', deleted_at = now(), updated_at = now() WHERE id = @id RETURNING *;
 
 -- name: ListComments :many
-SELECT c.*, count(*) OVER () AS total FROM comments c
+SELECT sqlc.embed(c), count(*) OVER () AS total FROM comments c
 WHERE c.organization_id = @organization_id AND c.team_id = @team_id
   AND (sqlc.narg('post_id')::uuid IS NULL OR c.internal_post_id = sqlc.narg('post_id')::uuid)
   AND (sqlc.narg('imported_post_id')::text IS NULL OR c.imported_post_id = sqlc.narg('imported_post_id')::text)
