@@ -614,7 +614,11 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		for _, tg := range targets {
 			want[key{tg.kind, n}] = true
 			var row store.PublishTarget
-			if t, ok := have[key{tg.kind, n}]; ok {
+			if t, ok := have[key{tg.kind, n}]; ok && reachedNetwork(t) {
+				// Published (or maybe): what is on the network stays as it is; an edit of a partly
+				// published post (one network failed and was reconnected) applies to the others.
+				continue
+			} else if ok {
 				row, err = q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(tg.status), DueAt: &due,
 					Payload: tg.payload, SocialAccountID: acct})
 			} else {

@@ -570,3 +570,46 @@ func TestDeletePostWhilePublishing(t *testing.T) {
 		return status == "DELETED"
 	})
 }
+
+// Editing a partly published post (one network failed, the post was rescheduled — e.g. by
+// reconnect-social-account) re-targets only the networks not yet published: the network that
+// already holds the post is not published to again.
+func TestEditPartlyPublishedPostKeepsPublishedTargets(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Partly")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	connectNetwork(t, srv, key, team, "TWITTER")
+	res, b := do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/fail", `{"status":422,"message":"Validation failed","path":"/api/v1/statuses","times":1}`)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Partly","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON","TWITTER"],"data":{"MASTODON":{"text":"first"},"TWITTER":{"text":"first"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	p = waitPost(t, srv, key, p.ID, "ERROR")
+	tweet := p.ExternalData["TWITTER"].ID
+	require.NotEmpty(t, tweet)
+
+	// Back to SCHEDULED as reconnect-social-account leaves it (without racing its immediate job).
+	_, err := srv.Pool.Exec(context.Background(), `UPDATE posts SET status = 'SCHEDULED' WHERE id = $1`, p.ID)
+	require.NoError(t, err)
+	xTarget := func() (status string, version int) {
+		require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT status, version FROM publish_targets WHERE post_id = $1 AND network = 'TWITTER' AND kind = 'POST'`, p.ID).Scan(&status, &version))
+		return status, version
+	}
+	_, before := xTarget()
+	st, _, b = postJSON(t, srv, http.MethodPatch, "/api/v1/post/"+p.ID, key, `{"postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON","TWITTER"],"data":{"MASTODON":{"text":"second"},"TWITTER":{"text":"second"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	status, after := xTarget()
+	require.Equal(t, "POSTED", status, "the published target is not rescheduled")
+	require.Equal(t, before, after, "no new version (no job) for the published target")
+	p = waitPost(t, srv, key, p.ID, "POSTED")
+	require.Equal(t, tweet, p.ExternalData["TWITTER"].ID, "the published tweet is the record")
+	tweets := srv.Sandbox.Held(app.Twitter, sandbox.KindPost)
+	require.Len(t, tweets, 1, "X is not published to twice")
+	require.Equal(t, "first", tweets[0].Text)
+	toots := srv.Sandbox.Held(app.Mastodon, sandbox.KindPost)
+	require.Len(t, toots, 1)
+	require.Equal(t, "second", toots[0].Text)
+}
