@@ -154,7 +154,7 @@ func decodeID(b *testing.B, body []byte) string {
 // connect connects network n on team and picks what its posts need: the page/channel set-channel
 // chooses, or the first channel (Discord and Slack channel, subreddit, Pinterest board) named per post.
 func (f *benchFleet) connect(b *testing.B, team string, n app.Network) {
-	done := connectAny(b, f.srv, f.key, string(n), team)
+	done := connectAny(b, f.srv, f.key, string(n), team, "bench-"+team) // a sandbox user per team: its own limits
 	require.Equal(b, "true", done.Query().Get("success"), done.String())
 	_, a := byType(b, f.srv, f.key, string(n), team)
 	switch n {
@@ -219,11 +219,12 @@ func waitPosted(b *testing.B, srv *servertest.Server, want int, limit time.Durat
 	deadline := time.Now().Add(limit)
 	for {
 		var posted, failed int
-		err := srv.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status = 'POSTED'), count(*) FILTER (WHERE status = 'ERROR') FROM publish_targets`).Scan(&posted, &failed)
+		// The sandbox fails nothing here: a failure (even one to retry) is a bench that measures the wrong thing.
+		err := srv.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE status = 'POSTED'), count(*) FILTER (WHERE status IN ('ERROR', 'RETRYING')) FROM publish_targets`).Scan(&posted, &failed)
 		require.NoError(b, err)
 		if failed > 0 {
 			var msg string
-			_ = srv.Pool.QueryRow(context.Background(), `SELECT network || ': ' || coalesce(error, '') FROM publish_targets WHERE status = 'ERROR' LIMIT 1`).Scan(&msg)
+			_ = srv.Pool.QueryRow(context.Background(), `SELECT network || ': ' || coalesce(error, '') FROM publish_targets WHERE status IN ('ERROR', 'RETRYING') LIMIT 1`).Scan(&msg)
 			b.Fatalf("%d targets failed, e.g. %s", failed, msg)
 		}
 		if posted >= want {
@@ -286,7 +287,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	srv := servertest.Start(b, servertest.Options{NoWorkers: true, MaxConns: cfg.workers + 10})
 	fleet := newBenchFleet(b, srv, cfg.posts+cfg.paced, cfg.fanout)
 
-	lead := 3*time.Second + time.Duration(cfg.posts*cfg.fanout)*6*time.Millisecond
+	lead := 3*time.Second + time.Duration(cfg.posts*cfg.fanout)*25*time.Millisecond // creating a post takes ≈15 ms here
 	due := time.Now().Add(lead).UTC().Truncate(time.Millisecond)
 	created := time.Now()
 	fleet.createPosts(b, 0, cfg.posts, cfg.fanout, "Burst", func(int) time.Time { return due })
@@ -313,7 +314,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	var paced []float64
 	if cfg.paced > 0 && cfg.rate > 0 {
 		step := time.Second / time.Duration(cfg.rate)
-		start := time.Now().Add(2*time.Second + time.Duration(cfg.paced*cfg.fanout)*6*time.Millisecond)
+		start := time.Now().Add(2*time.Second + time.Duration(cfg.paced*cfg.fanout)*25*time.Millisecond)
 		fleet.createPosts(b, cfg.posts, cfg.paced, cfg.fanout, "Paced", func(i int) time.Time {
 			return start.Add(time.Duration(i-cfg.posts) * step)
 		})

@@ -98,9 +98,11 @@ func TestEveryNetworkLifecycle(t *testing.T) {
 }
 
 // connectAny connects a network the way its users do: the consent page for OAuth networks,
-// the server field for Mastodon, the app-password page for Bluesky.
-func connectAny(t testing.TB, srv *servertest.Server, key, network, team string) *url.URL {
+// the server field for Mastodon, the app-password page for Bluesky; as the sandbox user login
+// when given (its own accounts and limits).
+func connectAny(t testing.TB, srv *servertest.Server, key, network, team string, login ...string) *url.URL {
 	t.Helper()
+	as := strings.Join(login, "")
 	switch network {
 	case "MASTODON":
 		res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/connect",
@@ -108,10 +110,13 @@ func connectAny(t testing.TB, srv *servertest.Server, key, network, team string)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 		var out struct{ URL string }
 		require.NoError(t, json.Unmarshal(b, &out))
-		return approve(t, out.URL)
+		return approveAs(t, out.URL, as)
 	case "BLUESKY":
 		page := connectURL(t, srv, key, network, team)
-		form := url.Values{"state": {mustQuery(t, page).Get("state")}, "identifier": {"life.sandbox.bsky"}, "password": {"abcd-efgh-ijkl-mnop"}}
+		if as == "" {
+			as = "life"
+		}
+		form := url.Values{"state": {mustQuery(t, page).Get("state")}, "identifier": {as + ".sandbox.bsky"}, "password": {"abcd-efgh-ijkl-mnop"}}
 		res, b := do(t, http.MethodPost, srv.URL+"/connect/bluesky", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
 		require.Equal(t, http.StatusSeeOther, res.StatusCode, string(b))
 		u, err := url.Parse(res.Header.Get("Location"))
@@ -120,5 +125,5 @@ func connectAny(t testing.TB, srv *servertest.Server, key, network, team string)
 	}
 	u := connectURL(t, srv, key, network, team)
 	require.False(t, strings.Contains(u, "/connect/"), u)
-	return approve(t, u)
+	return approveAs(t, u, as)
 }

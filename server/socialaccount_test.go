@@ -78,6 +78,15 @@ func newTeam(t testing.TB, srv *servertest.Server, key, name string) string {
 // Crier's callback; it answers where Crier finally sends the user.
 func approve(t testing.TB, authorizeURL string) *url.URL {
 	t.Helper()
+	return approveAs(t, authorizeURL, "")
+}
+
+// approveAs is approve by the sandbox user login (a user of its own: its own accounts and limits).
+func approveAs(t testing.TB, authorizeURL, login string) *url.URL {
+	t.Helper()
+	if login != "" {
+		authorizeURL += "&login=" + url.QueryEscape(login)
+	}
 	res, b := do(t, http.MethodGet, authorizeURL+"&approve=1", "")
 	require.Equal(t, http.StatusFound, res.StatusCode, string(b))
 	callback := res.Header.Get("Location")
