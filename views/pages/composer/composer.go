@@ -176,7 +176,7 @@ type Card struct {
 	Media    []Thumb
 	Counter  Counter
 	Thread   []ThreadCard // further posts of an X thread
-	Empty    bool     // nothing to show yet
+	Empty    bool         // nothing to show yet
 	Note     string
 }
 
