@@ -89,7 +89,7 @@ func Content(d Data) templ.Component {
 		templ_7745c5c3_Err = components.PageHeader(components.PageHeaderProps{
 			Eyebrow:     "Publish",
 			Title:       "Calendar",
-			Description: "Scheduled and published posts, day by day, in " + d.Zone + ". Drag a scheduled post to another day to move it.",
+			Description: "Scheduled and published posts, day by day, in " + d.Zone + ". Drag a scheduled post to another day, or in the week view to another hour, to move it.",
 			Actions:     compose(d.Compose),
 		}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
