@@ -262,7 +262,7 @@ func (h *Handler) composerSlides(c echo.Context) error {
 	in := readComposer(vals, viewerLocation(c))
 	f := composerview.Field{Name: fieldName(app.Instagram, "carouselItems"), ID: "f-INSTAGRAM-carouselItems", Kind: string(kindCarousel)}
 	h.fillSlides(c, &f, app.Instagram, in)
-	return render(c, http.StatusOK, composerview.Slides(f), nil)
+	return render(c, http.StatusOK, composerview.SlideList(f), nil)
 }
 
 // fillSlides gives a carousel field its slides: one per medium the network gets, in order, with
