@@ -161,8 +161,7 @@ func weekHours(week []calDay, byDay map[string][]calendarview.Entry, today strin
 		slots := daySlots(d, loc)
 		for _, s := range slots {
 			cell := &rows[s.Hour].Cells[i]
-			end := s.End
-			cell.Past = cell.Past || !end.After(now)
+			cell.Past = cell.Past || !s.End.After(now)
 			cell.Slots = append(cell.Slots, calendarview.Slot{At: s.Start.Format(time.RFC3339), Label: cell.Label})
 		}
 		for h := range rows {

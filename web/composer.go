@@ -492,8 +492,8 @@ func accountNames(a *app.SocialAccount) (display, handle string) {
 	return display, handle
 }
 
-// composerTab is a network's tab: its fields, valued from the form.
-// fill gives a carousel field its slides (it needs the library's thumbnails).
+// composerTab is a network's tab: its fields, valued from the form; fill gives a carousel field its
+// slides (they need the library's thumbnails).
 func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected bool, thumbs []composerview.Option, fill func(*composerview.Field)) composerview.Tab {
 	t := composerview.Tab{Network: string(n), Name: n.DisplayName(), Selected: selected, Message: in.Errors[string(n)],
 		OwnMedia: nonEmpty(in.Values[mediaName(n)])}

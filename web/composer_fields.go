@@ -87,7 +87,7 @@ var networkFields = map[app.Network][]netField{
 	app.Instagram: {
 		{Key: "type", Label: "Format", Kind: kindSelect, Options: []string{"POST", "REEL", "STORY"}},
 		{Key: "text", Label: "Caption", Kind: kindTextarea, Hint: textHint},
-		{Key: "altText", Label: "Alt text", Kind: kindText, Group: "Media"},
+		{Key: "altText", Label: "Alt text", Kind: kindText, Group: "Media", Hint: "For a single image or video; each carousel slide has its own below."},
 		{Key: "carouselItems", Label: "Carousel slides", Kind: kindCarousel, Group: "Media", Hint: "One slide per chosen image or video, in the media’s order. Optional: each slide’s own alt text and tagged people."},
 		{Key: "thumbnail", Label: "Reel cover", Kind: kindUpload, Group: "Media"},
 		{Key: "thumbnailOffset", Label: "Cover frame (ms into the video)", Kind: kindNumber, Group: "Media", Min: "0"},
@@ -95,7 +95,7 @@ var networkFields = map[app.Network][]netField{
 		{Key: "autoCropImage", Label: "Crop images to Instagram’s ratios", Kind: kindBool, Group: "Media"},
 		{Key: "shareToFeed", Label: "Also share the reel to the feed", Kind: kindBool, Default: "on", Group: "Options"},
 		{Key: "collaborators", Label: "Collaborators", Kind: kindList, Group: "Options", Hint: "Usernames, separated by commas."},
-		{Key: "tagged", Label: "Tagged people", Kind: kindTags, Group: "Options", Hint: "One per line: username, x, y (x and y from 0 to 1, the point on the image)."},
+		{Key: "tagged", Label: "Tagged people", Kind: kindTags, Group: "Options", Hint: "One per line: username, x, y (x and y from 0 to 1, the point on the image). For a single image; each carousel slide has its own, under Media."},
 		{Key: "locationId", Label: "Location id", Kind: kindText, Group: "Options"},
 		{Key: "trialParams.graduationStrategy", Label: "Trial reel", Kind: kindSelect, Options: []string{"MANUAL", "SS_PERFORMANCE"}, Group: "Options", Hint: "Show the reel to non-followers first; graduate it by hand or by performance."},
 		{Key: "musicSoundInfo.musicSoundId", Label: "Sound id", Kind: kindText, Group: "Sound"},
