@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -115,6 +116,9 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 		return d, err
 	}
 	d.Total = total
+	if d.View == "week" {
+		d.Hours, d.ScrollTo = weekHours(weeks[0], byDay, localDay(ny, nm, nd, loc).Key(), now, loc), workdayStart
+	}
 	today := localDay(ny, nm, nd, loc).Key()
 	for _, week := range weeks {
 		row := make([]calendarview.Day, 0, 7)
@@ -124,6 +128,9 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 				Short: cd.Start.Format("Mon 2"), InRange: d.View == "week" || cd.Month == m, Today: key == today, Past: key < today,
 				Compose: string(withQuery(pathComposer, "date", key, "teamId", team)), MoreURL: link("week", cd.Year, cd.Month, cd.Day)}
 			entries := byDay[key]
+			if d.View == "week" {
+				entries = nil // in the hour rows
+			}
 			if d.View == "month" && len(entries) > monthCellEntries {
 				cell.More = len(entries) - monthCellEntries
 				entries = entries[:monthCellEntries]
@@ -134,6 +141,61 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 		d.Weeks = append(d.Weeks, row)
 	}
 	return d, nil
+}
+
+// weekHours are the week view's hour rows: for each wall-clock hour, each day's slots (see
+// daySlots: none for an hour the clocks skip, two for an hour they repeat) with the day's posts
+// dated in them.
+func weekHours(week []calDay, byDay map[string][]calendarview.Entry, today string, now time.Time, loc *time.Location) []calendarview.HourRow {
+	rows := make([]calendarview.HourRow, 24)
+	for h := range rows {
+		rows[h] = calendarview.HourRow{Hour: h, Label: fmt.Sprintf("%02d:00", h), Working: h >= workdayStart && h < workdayEnd,
+			Cells: make([]calendarview.HourCell, len(week))}
+	}
+	for i, d := range week {
+		key := d.Key()
+		for h := range rows {
+			rows[h].Cells[i] = calendarview.HourCell{Day: key, Label: d.Start.Format("Monday 2 January 2006") + ", " + rows[h].Label,
+				Today: key == today, Past: key < today}
+		}
+		slots := daySlots(d, loc)
+		for _, s := range slots {
+			cell := &rows[s.Hour].Cells[i]
+			cell.Past = cell.Past || !s.End.After(now)
+			cell.Slots = append(cell.Slots, calendarview.Slot{At: s.Start.Format(time.RFC3339), Label: cell.Label})
+		}
+		for h := range rows {
+			cell := &rows[h].Cells[i]
+			switch len(cell.Slots) {
+			case 0:
+				cell.Note = "The clocks go forward: " + rows[h].Label + " does not exist on this day."
+			case 2:
+				cell.Note = "The clocks go back: " + rows[h].Label + " happens twice."
+				for j := range cell.Slots {
+					at, _ := time.Parse(time.RFC3339, cell.Slots[j].At)
+					zone, _ := at.In(loc).Zone()
+					cell.Slots[j].Zone = zone
+					cell.Slots[j].Label += " " + zone
+				}
+			}
+		}
+		for _, e := range byDay[key] {
+			at, err := time.Parse(time.RFC3339, e.At)
+			if err != nil {
+				continue
+			}
+			if j := slotIndex(slots, at); j >= 0 {
+				s := slots[j]
+				cell := &rows[s.Hour].Cells[i]
+				k := 0
+				if s.Repeat {
+					k = 1
+				}
+				cell.Slots[k].Entries = append(cell.Slots[k].Entries, e)
+			}
+		}
+	}
+	return rows
 }
 
 // calendarPosts are the team's posts dated in [from, to), by local day, in time order.
@@ -162,7 +224,7 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 		if p.Status == app.PostPosted && p.PostedDate != nil {
 			at = *p.PostedDate
 		}
-		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), Title: p.Title, Status: string(p.Status),
+		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), At: at.UTC().Format(time.RFC3339), Title: p.Title, Status: string(p.Status),
 			Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
 		for _, t := range postTargets(p) {
 			e.Networks = append(e.Networks, posts.Net{Code: t.Code, Name: t.Name})
@@ -172,20 +234,27 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 		n++
 	}
 	for k := range out {
-		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].Time < out[k][j].Time })
+		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].At < out[k][j].At })
 	}
 	return out, n, nil
 }
 
-// calendarMove serves POST /calendar/move (id, date YYYY-MM-DD): the post keeps its local time
-// of day on the new day. It answers 204 with the calendarChanged event (the grid reloads), or the
-// refusal as text (calendar.js says it in the status line).
+// calendarMove serves POST /calendar/move: id and date (YYYY-MM-DD, the month view: the post
+// keeps its local time of day on the new day) or slot (the start of an hour of the week view, RFC
+// 3339: the post takes the slot's hour and keeps its minutes past the hour; see movedToSlot). It
+// answers 204 with the calendarChanged event (the grid reloads), or the refusal as text
+// (calendar.js says it in the status line).
 func (h *Handler) calendarMove(c echo.Context) error {
 	ctx := c.Request().Context()
 	loc := viewerLocation(c)
+	var slot calSlot
+	slotted := c.FormValue("slot") != ""
 	y, m, d, ok := parseDay(c.FormValue("date"))
+	if slotted {
+		slot, ok = slotAt(c.FormValue("slot"), loc)
+	}
 	if !ok {
-		return c.String(http.StatusBadRequest, "Drop the post on a day.")
+		return c.String(http.StatusBadRequest, "Drop the post on a day or an hour.")
 	}
 	p, err := h.svc.GetPost(ctx, c.FormValue("id"))
 	if app.ErrorCode(err) == app.ENotFound {
@@ -198,6 +267,9 @@ func (h *Handler) calendarMove(c echo.Context) error {
 		return c.String(http.StatusUnprocessableEntity, "This post has no time yet: open it to choose one.")
 	}
 	t := movedTo(*p.PostDate, y, m, d, loc)
+	if slotted {
+		t = movedToSlot(*p.PostDate, slot, loc)
+	}
 	if _, err := h.reschedule(c, p.ID, t); err != nil {
 		switch app.ErrorCode(err) {
 		case app.EInvalid, app.EForbidden, app.EConflict, app.ENotFound:

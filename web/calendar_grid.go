@@ -101,14 +101,19 @@ func localMoment(date, clock string, loc *time.Location) (time.Time, bool) {
 	if t.Hour() != c.Hour() || t.Minute() != c.Minute() || t.Day() != d {
 		return time.Time{}, false
 	}
-	// Go does not promise which of a repeated time's two instants time.Date picks: take the first.
+	return earliest(t), true
+}
+
+// earliest is the first instant showing t's wall clock: Go does not promise which of a repeated
+// time's two instants (at fall-back) time.Date picks.
+func earliest(t time.Time) time.Time {
 	_, before := t.Add(-3 * time.Hour).Zone()
 	if _, off := t.Zone(); before > off {
-		if e := t.Add(-time.Duration(before-off) * time.Second); e.Hour() == t.Hour() && e.Minute() == t.Minute() {
-			t = e
+		if e := t.Add(-time.Duration(before-off) * time.Second); e.Hour() == t.Hour() && e.Minute() == t.Minute() && e.Day() == t.Day() {
+			return e
 		}
 	}
-	return t, true
+	return t
 }
 
 // movedTo is t moved to the local day y-m-d in loc, keeping its local time of day (drag to
@@ -116,4 +121,89 @@ func localMoment(date, clock string, loc *time.Location) (time.Time, bool) {
 func movedTo(t time.Time, y int, m time.Month, d int, loc *time.Location) time.Time {
 	lt := t.In(loc)
 	return time.Date(y, m, d, lt.Hour(), lt.Minute(), lt.Second(), 0, loc)
+}
+
+// The week view's hour rows. A row is a wall-clock hour (00:00 to 23:00), the same for the seven
+// days, so a day's slots are the hours its clocks show: 24 on most days; 23 when the clocks go
+// forward (the skipped hour, e.g. 02:00 in Europe/Berlin on the last Sunday of March, has no
+// slot: its cell says so and takes no drops); 25 when they go back (the repeated hour, 02:00 on
+// the last Sunday of October, has two slots, the first in summer time, the second in winter time,
+// shown side by side in its cell). Slots are instants, so a drop names its slot by its start.
+
+// calSlot is one hour of a local day, [Start, End).
+type calSlot struct {
+	Hour   int // the wall-clock hour
+	Start  time.Time
+	End    time.Time
+	Repeat bool // the second pass of an hour the clocks go through twice
+}
+
+// daySlots are the hours of day d in loc, in time order.
+func daySlots(d calDay, loc *time.Location) []calSlot {
+	var out []calSlot
+	for h := 0; h < 24; h++ {
+		t := time.Date(d.Year, d.Month, d.Day, h, 0, 0, 0, loc)
+		if t.Hour() != h || t.Day() != d.Day {
+			continue // skipped: the clocks go forward through it
+		}
+		first := earliest(t)
+		out = append(out, calSlot{Hour: h, Start: first})
+		if again := first.Add(time.Hour); again.In(loc).Hour() == h && again.In(loc).Day() == d.Day {
+			out = append(out, calSlot{Hour: h, Start: again, Repeat: true})
+		}
+	}
+	for i := range out {
+		if i+1 < len(out) {
+			out[i].End = out[i+1].Start
+		} else {
+			out[i].End = d.End
+		}
+	}
+	return out
+}
+
+// slotIndex is the slot of slots holding t (-1 when none does).
+func slotIndex(slots []calSlot, t time.Time) int {
+	for i, s := range slots {
+		if !t.Before(s.Start) && t.Before(s.End) {
+			return i
+		}
+	}
+	return -1
+}
+
+// workdayStart is the hour the week view scrolls to (working hours are 08:00 to 18:00).
+const (
+	workdayStart = 8
+	workdayEnd   = 18
+)
+
+// slotAt is the slot of loc starting at the instant at (RFC 3339, as a drop names it); ok is
+// false when at starts no slot of its local day.
+func slotAt(at string, loc *time.Location) (calSlot, bool) {
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return calSlot{}, false
+	}
+	lt := t.In(loc)
+	day := localDay(lt.Year(), lt.Month(), lt.Day(), loc)
+	for _, s := range daySlots(day, loc) {
+		if s.Start.Equal(t) {
+			return s, true
+		}
+	}
+	return calSlot{}, false
+}
+
+// movedToSlot is t moved into slot s keeping its minutes and seconds past the hour (drag in the
+// week view: 09:15 dropped on 14:00 is 14:15). The instant is the slot's start plus those minutes,
+// so a repeated hour's second pass stays in it; in a slot shorter than that (a zone whose clocks
+// move by half an hour) it is the slot's start.
+func movedToSlot(t time.Time, s calSlot, loc *time.Location) time.Time {
+	lt := t.In(loc)
+	at := s.Start.Add(time.Duration(lt.Minute())*time.Minute + time.Duration(lt.Second())*time.Second)
+	if !at.Before(s.End) {
+		return s.Start
+	}
+	return at
 }

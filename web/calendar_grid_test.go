@@ -138,3 +138,101 @@ func TestMovedToKeepsLocalTimeAcrossDST(t *testing.T) {
 	moved = movedTo(t0.UTC(), 2026, time.April, 1, paris)
 	require.Equal(t, "2026-04-01T09:15:00+02:00", moved.Format(time.RFC3339))
 }
+
+// The week view's hour rows in Europe/Berlin: a day's slots are the hours its clocks show — 23 on
+// the spring-forward Sunday (no 02:00), 25 on the fall-back Sunday (02:00 twice, summer time
+// first), 24 otherwise — and together they cover the day exactly, without gaps or overlaps.
+func TestCalendarDaySlotsAcrossDST(t *testing.T) {
+	t.Parallel()
+	berlin := mustZone(t, "Europe/Berlin")
+	hours := func(slots []calSlot) []int {
+		out := make([]int, len(slots))
+		for i, s := range slots {
+			out[i] = s.Hour
+		}
+		return out
+	}
+	check := func(d calDay, slots []calSlot) {
+		t.Helper()
+		require.True(t, slots[0].Start.Equal(d.Start), d.Key())
+		require.True(t, slots[len(slots)-1].End.Equal(d.End), d.Key())
+		for i, s := range slots {
+			require.Equal(t, time.Hour, s.End.Sub(s.Start), "%s slot %d", d.Key(), i)
+			require.Zero(t, s.Start.In(berlin).Minute())
+			if i > 0 {
+				require.True(t, slots[i-1].End.Equal(s.Start))
+			}
+		}
+	}
+
+	spring := localDay(2026, time.March, 29, berlin)
+	slots := daySlots(spring, berlin)
+	require.Len(t, slots, 23)
+	check(spring, slots)
+	require.Equal(t, []int{0, 1, 3, 4}, hours(slots)[:4]) // 02:00 does not exist
+	require.Equal(t, "2026-03-29T01:00:00Z", slots[2].Start.UTC().Format(time.RFC3339))
+	for _, s := range slots {
+		require.False(t, s.Repeat)
+	}
+
+	fall := localDay(2026, time.October, 25, berlin)
+	slots = daySlots(fall, berlin)
+	require.Len(t, slots, 25)
+	check(fall, slots)
+	require.Equal(t, []int{0, 1, 2, 2, 3}, hours(slots)[:5])
+	require.Equal(t, "2026-10-25T02:00:00+02:00", slots[2].Start.In(berlin).Format(time.RFC3339))
+	require.Equal(t, "2026-10-25T02:00:00+01:00", slots[3].Start.In(berlin).Format(time.RFC3339))
+	require.False(t, slots[2].Repeat)
+	require.True(t, slots[3].Repeat)
+
+	normal := localDay(2026, time.October, 26, berlin)
+	slots = daySlots(normal, berlin)
+	require.Len(t, slots, 24)
+	check(normal, slots)
+
+	// Posts go in the slot holding their instant: 02:30 is in the first or the second 02:00.
+	require.Equal(t, 2, slotIndex(daySlots(fall, berlin), time.Date(2026, 10, 25, 0, 30, 0, 0, time.UTC)))
+	require.Equal(t, 3, slotIndex(daySlots(fall, berlin), time.Date(2026, 10, 25, 1, 30, 0, 0, time.UTC)))
+	require.Equal(t, 2, slotIndex(daySlots(spring, berlin), time.Date(2026, 3, 29, 3, 59, 0, 0, berlin)))
+	require.Equal(t, -1, slotIndex(daySlots(spring, berlin), time.Date(2026, 3, 30, 0, 0, 0, 0, berlin)))
+
+	// New York changes at 02:00 too, and a week of slots spans the week exactly.
+	ny := mustZone(t, "America/New_York")
+	week := weekGrid(2026, time.November, 1, ny)
+	total := 0
+	for _, d := range week {
+		total += len(daySlots(d, ny))
+	}
+	require.Equal(t, 7*24+1, total)
+	require.Len(t, daySlots(localDay(2026, time.March, 8, ny), ny), 23)
+}
+
+// A drop names its slot by the slot's start; the post keeps its minutes past the hour, in the
+// slot dropped on (the second 02:00 of a fall-back night stays the second).
+func TestMovedToSlotKeepsMinutes(t *testing.T) {
+	t.Parallel()
+	berlin := mustZone(t, "Europe/Berlin")
+	post := time.Date(2026, 3, 27, 9, 15, 30, 0, berlin) // Friday, winter time
+
+	s, ok := slotAt("2026-03-30T14:00:00+02:00", berlin) // Monday, summer time
+	require.True(t, ok)
+	require.Equal(t, "2026-03-30T14:15:30+02:00", movedToSlot(post, s, berlin).Format(time.RFC3339))
+
+	s, ok = slotAt("2026-10-25T01:00:00Z", berlin) // the second 02:00 (CET)
+	require.True(t, ok)
+	require.True(t, s.Repeat)
+	require.Equal(t, "2026-10-25T02:15:30+01:00", movedToSlot(post, s, berlin).In(berlin).Format(time.RFC3339))
+	s, ok = slotAt("2026-10-25T02:00:00+02:00", berlin) // the first
+	require.True(t, ok)
+	require.Equal(t, "2026-10-25T00:15:30Z", movedToSlot(post, s, berlin).UTC().Format(time.RFC3339))
+
+	s, ok = slotAt("2026-03-29T03:00:00+02:00", berlin) // the hour after the skipped one
+	require.True(t, ok)
+	require.Equal(t, "2026-03-29T03:15:30+02:00", movedToSlot(post, s, berlin).Format(time.RFC3339))
+
+	// Not a slot: not on the hour, not a time, or (the same wall clock in the wrong offset) not an hour of that day.
+	for _, bad := range []string{"2026-03-30T14:30:00+02:00", "2026-03-30", "soon", "2026-03-30T14:00:00+05:30"} {
+		_, ok := slotAt(bad, berlin)
+		require.False(t, ok, bad)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,8 +42,103 @@ func TestCalendarPlacesPostsOnLocalDays(t *testing.T) {
 	rec = b.get(t, "/calendar?view=week&date="+strconv.Itoa(year)+"-05-15", "HX-Request", "true", "HX-Target", "calendar-grid")
 	doc = parse(t, rec)
 	require.Zero(t, doc.Find("nav").Length())
-	require.Equal(t, 7, doc.Find(`[data-drop]`).Length())
+	requireNoInlineStyleOrScript(t, doc)
+	// Hour rows: 24 a day (Tokyo has no DST), each day's hour a drop target named by its start.
+	require.Equal(t, 24, doc.Find(`[data-testid="calendar-week-body"] [role="row"]`).Length())
+	require.Equal(t, 7*24, doc.Find(`[data-drop]`).Length())
+	require.Equal(t, "8", doc.Find(`[data-testid="calendar-week-body"]`).AttrOr("data-scroll-hour", ""))
 	require.Equal(t, 1, doc.Find(`[data-testid="calendar-entry"]`).Length())
+	slot := doc.Find(`[data-testid="cell-` + strconv.Itoa(year) + `-05-15-08:00"] [data-drop]`)
+	require.Equal(t, strconv.Itoa(year)+"-05-15T08:00:00+09:00", slot.AttrOr("data-slot", ""))
+	require.Equal(t, 1, slot.Find(`[data-testid="calendar-entry"]`).Length())
+	require.Equal(t, 7, doc.Find(`[data-testid="calendar-week-grid"] [role="columnheader"][data-testid^="day-"]`).Length())
+}
+
+// The week view on the DST days of Europe/Berlin: the hour the clocks skip has no drop target and
+// says so; the hour they repeat has two, named by their zone, each holding its own posts.
+func TestCalendarWeekHoursAcrossDST(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	b.setTimezone(t, "Europe/Berlin")
+	team := b.postsTeam(t)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	require.NoError(t, err)
+	year := time.Now().Year() + 1
+	fall := lastSunday(year, time.October, berlin)
+	first := time.Date(fall.Year(), fall.Month(), fall.Day(), 0, 30, 0, 0, time.UTC)  // 02:30 CEST
+	second := time.Date(fall.Year(), fall.Month(), fall.Day(), 1, 45, 0, 0, time.UTC) // 02:45 CET
+	b.createPost(t, team.ID, app.PostScheduled, first, "Summer time", app.Twitter)
+	b.createPost(t, team.ID, app.PostScheduled, second, "Winter time", app.Twitter)
+
+	key := fall.Format("2006-01-02")
+	doc := parse(t, b.get(t, "/calendar?view=week&date="+key))
+	cell := doc.Find(`[data-testid="cell-` + key + `-02:00"]`)
+	slots := cell.Find(`[data-drop]`)
+	require.Equal(t, 2, slots.Length())
+	require.Equal(t, "CEST", strings.TrimSpace(slots.Eq(0).Find(".week__zone").Text()))
+	require.Equal(t, "CET", strings.TrimSpace(slots.Eq(1).Find(".week__zone").Text()))
+	require.Contains(t, slots.Eq(0).Text(), "Summer time")
+	require.Contains(t, slots.Eq(1).Text(), "Winter time")
+	require.Contains(t, cell.Text(), "happens twice")
+	require.Equal(t, 7*24+1, doc.Find(`[data-drop]`).Length())
+
+	spring := lastSunday(year, time.March, berlin)
+	key = spring.Format("2006-01-02")
+	doc = parse(t, b.get(t, "/calendar?view=week&date="+key))
+	cell = doc.Find(`[data-testid="cell-` + key + `-02:00"]`)
+	require.Zero(t, cell.Find(`[data-drop]`).Length())
+	require.Contains(t, cell.Text(), "does not exist")
+	require.Equal(t, 7*24-1, doc.Find(`[data-drop]`).Length())
+}
+
+// lastSunday is the last Sunday of month m (when Europe's clocks change).
+func lastSunday(year int, m time.Month, loc *time.Location) time.Time {
+	d := time.Date(year, m+1, 0, 12, 0, 0, 0, loc)
+	for d.Weekday() != time.Sunday {
+		d = d.AddDate(0, 0, -1)
+	}
+	return d
+}
+
+// Dropping a post on an hour of the week view: it takes that hour and keeps its minutes, across a
+// DST change and into the second pass of a repeated hour; a drop on no slot is refused.
+func TestCalendarMoveToHour(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	b.setTimezone(t, "Europe/Berlin")
+	team := b.postsTeam(t)
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	require.NoError(t, err)
+	year := time.Now().Year() + 1
+	spring := lastSunday(year, time.March, berlin)
+	friday := spring.AddDate(0, 0, -2)
+	at := time.Date(friday.Year(), friday.Month(), friday.Day(), 9, 15, 0, 0, berlin)
+	p := b.createPost(t, team.ID, app.PostScheduled, at, "By the hour", app.Twitter)
+
+	monday := spring.AddDate(0, 0, 1)
+	slot := time.Date(monday.Year(), monday.Month(), monday.Day(), 14, 0, 0, 0, berlin).Format(time.RFC3339)
+	rec := b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "slot": {slot}})
+	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
+	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	require.NoError(t, err)
+	require.Equal(t, monday.Format("2006-01-02")+"T14:15:00+02:00", got.PostDate.In(berlin).Format(time.RFC3339))
+	msg, err := url.PathUnescape(rec.Header().Get("X-Crier-Message"))
+	require.NoError(t, err)
+	require.Contains(t, msg, "14:15")
+
+	// The second 02:00 of the fall-back night.
+	fall := lastSunday(year, time.October, berlin)
+	slot = time.Date(fall.Year(), fall.Month(), fall.Day(), 1, 0, 0, 0, time.UTC).Format(time.RFC3339)
+	rec = b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "slot": {slot}})
+	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
+	got, err = b.svc.GetPost(b.ctx(t), p.ID)
+	require.NoError(t, err)
+	require.Equal(t, fall.Format("2006-01-02")+"T01:15:00Z", got.PostDate.UTC().Format(time.RFC3339))
+
+	for _, bad := range []string{"tomorrow", monday.Format("2006-01-02") + "T14:30:00+02:00"} {
+		rec = b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "slot": {bad}})
+		require.Equal(t, http.StatusBadRequest, rec.Code, bad)
+	}
 }
 
 // Dropping a post on another day keeps its local time, across a DST change.

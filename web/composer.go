@@ -23,10 +23,12 @@ const (
 	pathComposer        = "/composer"
 	pathComposerPreview = pathComposer + "/preview"
 	pathComposerMedia   = pathComposer + "/media"
+	pathComposerSlides  = pathComposer + "/slides"
 
 	routeComposerSave    = "composer.save"
 	routeComposerPreview = "composer.preview"
 	routeComposerMedia   = "composer.media"
+	routeComposerSlides  = "composer.slides"
 )
 
 // registerComposer mounts the composer: the page, saving (the four actions), the live previews and
@@ -36,6 +38,7 @@ func (h *Handler) registerComposer(e *echo.Echo, signedIn []echo.MiddlewareFunc)
 	e.POST(pathComposer, h.composerSave, signedIn...).Name = routeComposerSave
 	e.POST(pathComposerPreview, h.composerPreview, signedIn...).Name = routeComposerPreview
 	e.GET(pathComposerMedia, h.composerMedia, signedIn...).Name = routeComposerMedia
+	e.POST(pathComposerSlides, h.composerSlides, signedIn...).Name = routeComposerSlides
 }
 
 // composerShell is the frame of the composer: the shell plus the upload script and composer.js
@@ -126,7 +129,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		switch app.ErrorCode(err) {
 		case app.EInvalid:
 			for _, is := range app.ErrorIssues(err) {
-				name := issueField(is.Path)
+				name := in.issueName(is.Path)
 				if name == "" {
 					message = app.ErrorMessage(err)
 					continue
@@ -221,10 +224,11 @@ func (h *Handler) composerPreview(c echo.Context) error {
 
 // composerMedia serves GET /composer/media: the media grid again (after an upload, or a page of
 // it), keeping the ticked uploads. ?name= is the inputs' name: uploadIds (the shared media, the
-// default) or NETWORK.uploadIds (a network's own media); the ticked uploads come under that name.
+// default), NETWORK.uploadIds (a network's own media) or TWITTER.thread.KEY.uploadIds (a post of
+// an X thread); the ticked uploads come under that name.
 func (h *Handler) composerMedia(c echo.Context) error {
 	name := c.QueryParam("name")
-	if n, rest, ok := strings.Cut(name, "."); !ok || rest != "uploadIds" || !app.Network(n).Valid() {
+	if !pickerName(name) {
 		name = "uploadIds"
 	}
 	g, _, err := h.composerGrid(c, nonEmpty(c.QueryParams()[name]), pageNumber(c), name)
@@ -232,6 +236,77 @@ func (h *Handler) composerMedia(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, mediaview.PickerResults(g), nil)
+}
+
+// pickerName reports whether name is one the composer's media pickers use (besides uploadIds).
+func pickerName(name string) bool {
+	n, rest, ok := strings.Cut(name, ".")
+	if !ok || !app.Network(n).Valid() {
+		return false
+	}
+	if rest == "uploadIds" {
+		return true
+	}
+	key, ok := strings.CutPrefix(rest, "thread.")
+	key, ok2 := strings.CutSuffix(key, ".uploadIds")
+	return ok && ok2 && app.Network(n) == app.Twitter && formKey.MatchString(key)
+}
+
+// composerSlides serves POST /composer/slides: Instagram's carousel slides for the form's media
+// as they are now (the media were ticked or reordered), keeping each slide's values.
+func (h *Handler) composerSlides(c echo.Context) error {
+	vals, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read").SetInternal(err)
+	}
+	in := readComposer(vals, viewerLocation(c))
+	f := composerview.Field{Name: fieldName(app.Instagram, "carouselItems"), ID: "f-INSTAGRAM-carouselItems", Kind: string(kindCarousel)}
+	h.fillSlides(c, &f, app.Instagram, in)
+	return render(c, http.StatusOK, composerview.SlideList(f), nil)
+}
+
+// fillSlides gives a carousel field its slides: one per medium the network gets, in order, with
+// the form's values and errors.
+func (h *Handler) fillSlides(c echo.Context, f *composerview.Field, n app.Network, in composerInput) {
+	f.SlidesURL = pathComposerSlides
+	media := nonEmpty(in.Values[mediaName(n)])
+	if len(media) == 0 {
+		media = in.Media
+	}
+	if len(media) < 2 {
+		f.Note = "Choose two or more images or videos to make a carousel: each slide then gets its own alt text and tagged people. A single image uses the alt text and tagged people of the whole post."
+		return
+	}
+	thumbs := h.thumbs(c.Request().Context(), c, media)
+	for i, id := range media {
+		s := composerview.Slide{ID: id, Number: i + 1, Thumb: thumbs[id],
+			AltName: slideName(n, id, "altText"), Alt: in.Values.Get(slideName(n, id, "altText")), AltError: in.Errors[slideName(n, id, "altText")],
+			TagsName: slideName(n, id, "tagged"), Tags: in.Values.Get(slideName(n, id, "tagged")), TagsError: in.Errors[slideName(n, id, "tagged")],
+			Error: in.Errors[slideName(n, id, "")]}
+		f.Slides = append(f.Slides, s)
+	}
+}
+
+// threadPosts are the further posts of an X thread field, keyed 0, 1… in payload order (so issue
+// paths name them), and one empty post to write the next.
+func threadPosts(n app.Network, in composerInput) []composerview.ThreadPost {
+	list := readThread(n, in.Values)
+	if len(list) < 25 {
+		list = append(list, threadPost{})
+	}
+	out := make([]composerview.ThreadPost, 0, len(list))
+	for i, p := range list {
+		key := strconv.Itoa(i)
+		mn := threadPostName(n, key, "uploadIds")
+		tp := composerview.ThreadPost{Key: key, Number: i + 2, Text: p.Text, Media: p.Media, KeyName: threadKeysName(n), MediaName: mn,
+			Error: in.Errors[threadPostName(n, key, "")], TextError: in.Errors[threadPostName(n, key, "text")], MediaError: in.Errors[mn]}
+		tp.MediaURL = string(withQuery(pathComposerMedia, "name", mn))
+		for _, id := range p.Media {
+			tp.MediaURL += "&" + url.QueryEscape(mn) + "=" + url.QueryEscape(id)
+		}
+		out = append(out, tp)
+	}
+	return out
 }
 
 // composerGrid is page n of the library in select mode for the composer, with selected ticked (the
@@ -377,7 +452,8 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 			continue
 		}
 		d.Accounts = append(d.Accounts, h.composerAccount(a, selected[n]))
-		d.Tabs = append(d.Tabs, composerTab(n, a, in, selected[n], thumbs))
+		fill := func(f *composerview.Field) { h.fillSlides(c, f, n, in) }
+		d.Tabs = append(d.Tabs, composerTab(n, a, in, selected[n], thumbs, fill))
 	}
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return d, nil
@@ -416,8 +492,9 @@ func accountNames(a *app.SocialAccount) (display, handle string) {
 	return display, handle
 }
 
-// composerTab is a network's tab: its fields, valued from the form.
-func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected bool, thumbs []composerview.Option) composerview.Tab {
+// composerTab is a network's tab: its fields, valued from the form; fill gives a carousel field its
+// slides (they need the library's thumbnails).
+func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected bool, thumbs []composerview.Option, fill func(*composerview.Field)) composerview.Tab {
 	t := composerview.Tab{Network: string(n), Name: n.DisplayName(), Selected: selected, Message: in.Errors[string(n)],
 		OwnMedia: nonEmpty(in.Values[mediaName(n)])}
 	t.MediaURL = string(withQuery(pathComposerMedia, "name", mediaName(n)))
@@ -474,6 +551,22 @@ func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected
 			}
 		case kindChannel:
 			f.Options = channelOptions(n, a, f.Value)
+		case kindThread:
+			f.Posts, f.MediaURL = threadPosts(n, in), pathComposerMedia
+			for _, p := range f.Posts {
+				if p.Error != "" || p.TextError != "" || p.MediaError != "" {
+					t.Errors++
+				}
+			}
+		case kindCarousel:
+			if fill != nil {
+				fill(&f)
+			}
+			for _, s := range f.Slides {
+				if s.Error != "" || s.AltError != "" || s.TagsError != "" {
+					t.Errors++
+				}
+			}
 		}
 		add(nf.Group, f)
 	}
@@ -543,6 +636,11 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 			ids = append(ids, p.Uploads()...)
 		}
 	}
+	if in.Data.Twitter != nil {
+		for _, tw := range in.Data.Twitter.Thread {
+			ids = append(ids, tw.UploadIDs...)
+		}
+	}
 	thumbs := h.thumbs(c.Request().Context(), c, nonEmpty(ids))
 	when := "Now"
 	if in.PostDate != nil {
@@ -584,7 +682,13 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 			card.Title = v.Title
 		case *app.TwitterPayload:
 			for _, tw := range v.Thread {
-				card.Thread = append(card.Thread, tw.Text)
+				tc := composerview.ThreadCard{Text: tw.Text}
+				for _, id := range tw.UploadIDs {
+					if t, ok := thumbs[id]; ok {
+						tc.Media = append(tc.Media, t)
+					}
+				}
+				card.Thread = append(card.Thread, tc)
 			}
 		}
 		if ct.Over && body == text {

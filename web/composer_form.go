@@ -197,44 +197,29 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 			setPath(m, f.Key, items)
 			mediaDone = true
 		case kindTags:
-			var tags []map[string]any
-			for _, line := range splitList(v, false) {
-				parts := strings.Split(line, ",")
-				if len(parts) != 3 {
-					in.Errors[name] = "Write each tag as: username, x, y"
-					break
-				}
-				x, errX := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
-				y, errY := strconv.ParseFloat(strings.TrimSpace(parts[2]), 64)
-				if errX != nil || errY != nil {
-					in.Errors[name] = "x and y are numbers from 0 to 1, such as 0.5"
-					break
-				}
-				tags = append(tags, map[string]any{"username": strings.TrimPrefix(strings.TrimSpace(parts[0]), "@"), "x": x, "y": y})
+			tags, msg := parseTags(v)
+			if msg != "" {
+				in.Errors[name] = msg
 			}
 			if len(tags) > 0 {
 				setPath(m, f.Key, tags)
 			}
 		case kindCarousel:
-			var items []map[string]any
-			for _, line := range splitList(v, false) {
-				id, alt, _ := strings.Cut(line, ",")
-				it := map[string]any{"uploadId": strings.TrimSpace(id)}
-				if a := strings.TrimSpace(alt); a != "" {
-					it["altText"] = a
-				}
-				items = append(items, it)
-			}
-			if len(items) > 0 {
+			if items := readSlides(n, vals, media, in.Errors); items != nil {
 				setPath(m, f.Key, items)
 				mediaDone = true
 			}
 		case kindThread:
 			var tweets []map[string]any
-			for _, part := range threadSplit.Split(strings.ReplaceAll(vals.Get(name), "\r\n", "\n"), -1) {
-				if t := strings.TrimSpace(part); t != "" {
-					tweets = append(tweets, map[string]any{"text": t})
+			for _, p := range readThread(n, vals) {
+				t := map[string]any{}
+				if p.Text != "" {
+					t["text"] = p.Text
 				}
+				if len(p.Media) > 0 {
+					t["uploadIds"] = p.Media
+				}
+				tweets = append(tweets, t)
 			}
 			if len(tweets) > 0 {
 				setPath(m, f.Key, tweets)
@@ -259,6 +244,124 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 
 // threadSplit separates a thread's posts: a line holding only ---.
 var threadSplit = regexp.MustCompile(`(?m)^\s*---\s*$`)
+
+// An X thread's further posts in the form: one text box per post, all named TWITTER.thread (in
+// order), each with its key at the same position under TWITTER.thread.key; a post's media are
+// TWITTER.thread.KEY.uploadIds (the composer's media picker under that name). Keys only tie a
+// post's media to its text: the composer renders the posts keyed 0, 1, 2… in payload order, so a
+// Service issue at ["data","TWITTER","thread",i,…] names the field TWITTER.thread.i.….
+
+// threadPost is one further post of a thread as the form holds it.
+type threadPost struct {
+	Key   string
+	Text  string
+	Media []string
+}
+
+// threadKeysName is the form name of the thread posts' keys.
+func threadKeysName(n app.Network) string { return fieldName(n, "thread") + ".key" }
+
+// threadPostName is the form name of a part of the thread post keyed key ("uploadIds", "text", or
+// "" for the post itself: errors on the whole post).
+func threadPostName(n app.Network, key, part string) string {
+	s := fieldName(n, "thread") + "." + key
+	if part != "" {
+		s += "." + part
+	}
+	return s
+}
+
+// formKey matches the keys the composer gives thread posts (and composer.js gives new ones).
+var formKey = regexp.MustCompile(`^[0-9]{1,4}$`)
+
+// readThread reads a thread's further posts, in order. A line holding only --- inside a post's
+// text splits it (the post's media stay with its first part); posts with neither text nor media
+// are dropped.
+func readThread(n app.Network, vals url.Values) []threadPost {
+	keys := vals[threadKeysName(n)]
+	var out []threadPost
+	for i, raw := range vals[fieldName(n, "thread")] {
+		key := ""
+		if i < len(keys) && formKey.MatchString(keys[i]) {
+			key = keys[i]
+		}
+		var media []string
+		if key != "" {
+			media = nonEmpty(vals[threadPostName(n, key, "uploadIds")])
+		}
+		for j, part := range threadSplit.Split(strings.ReplaceAll(raw, "\r\n", "\n"), -1) {
+			p := threadPost{Text: strings.TrimSpace(part)}
+			if j == 0 {
+				p.Key, p.Media = key, media
+			}
+			if p.Text != "" || len(p.Media) > 0 {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// Instagram's carousel slides in the form: per chosen upload (the slides follow the media order),
+// INSTAGRAM.slide.UPLOADID.altText and INSTAGRAM.slide.UPLOADID.tagged ("username, x, y" per line).
+// Keyed by upload id, a slide's values follow it when the media are reordered or ticked again.
+
+// slideName is the form name of a part of the slide of upload id ("" for the slide itself).
+func slideName(n app.Network, id, part string) string {
+	s := string(n) + ".slide." + id
+	if part != "" {
+		s += "." + part
+	}
+	return s
+}
+
+// readSlides are the carouselItems of the chosen media (two or more) when any slide has an alt
+// text or tags; nil otherwise (the media go as uploadIds, and the post-wide alt text and tags apply).
+func readSlides(n app.Network, vals url.Values, media []string, errs map[string]string) []map[string]any {
+	if len(media) < 2 {
+		return nil
+	}
+	items := make([]map[string]any, 0, len(media))
+	set := false
+	for _, id := range media {
+		it := map[string]any{"uploadId": id}
+		if alt := strings.TrimSpace(vals.Get(slideName(n, id, "altText"))); alt != "" {
+			it["altText"] = alt
+			set = true
+		}
+		tags, msg := parseTags(vals.Get(slideName(n, id, "tagged")))
+		if msg != "" {
+			errs[slideName(n, id, "tagged")] = msg
+		}
+		if len(tags) > 0 {
+			it["tagged"] = tags
+			set = true
+		}
+		items = append(items, it)
+	}
+	if !set {
+		return nil
+	}
+	return items
+}
+
+// parseTags reads tagged people, one "username, x, y" per line (x and y from 0 to 1); msg says
+// what is wrong with a line that is not one.
+func parseTags(s string) (tags []map[string]any, msg string) {
+	for _, line := range splitList(s, false) {
+		parts := strings.Split(line, ",")
+		if len(parts) != 3 {
+			return tags, "Write each tag as: username, x, y"
+		}
+		x, errX := strconv.ParseFloat(strings.TrimSpace(parts[1]), 64)
+		y, errY := strconv.ParseFloat(strings.TrimSpace(parts[2]), 64)
+		if errX != nil || errY != nil || x < 0 || x > 1 || y < 0 || y > 1 {
+			return tags, "x and y are numbers from 0 to 1, such as 0.5"
+		}
+		tags = append(tags, map[string]any{"username": strings.TrimPrefix(strings.TrimSpace(parts[0]), "@"), "x": x, "y": y})
+	}
+	return tags, ""
+}
 
 // setPath sets a dotted path in m, creating the objects on the way.
 func setPath(m map[string]any, path string, v any) {
@@ -384,28 +487,27 @@ func composerValues(title string, data *app.PostData, postDate *time.Time, loc *
 					vals.Set(name, strings.Join(lines, "\n"))
 				}
 			case kindTags:
-				var lines []string
-				for _, it := range anyObjects(v) {
-					lines = append(lines, fmt.Sprintf("%v, %v, %v", it["username"], it["x"], it["y"]))
-				}
-				vals.Set(name, strings.Join(lines, "\n"))
+				vals.Set(name, tagLines(v))
 			case kindCarousel:
-				var lines []string
 				for _, it := range anyObjects(v) {
-					line, _ := it["uploadId"].(string)
+					id, _ := it["uploadId"].(string)
 					if alt, _ := it["altText"].(string); alt != "" {
-						line += ", " + alt
+						vals.Set(slideName(n, id, "altText"), alt)
 					}
-					lines = append(lines, line)
+					if tags := tagLines(it["tagged"]); tags != "" {
+						vals.Set(slideName(n, id, "tagged"), tags)
+					}
 				}
-				vals.Set(name, strings.Join(lines, "\n"))
 			case kindThread:
-				var parts []string
-				for _, it := range anyObjects(v) {
+				for i, it := range anyObjects(v) {
 					s, _ := it["text"].(string)
-					parts = append(parts, s)
+					key := strconv.Itoa(i)
+					vals.Add(name, s)
+					vals.Add(threadKeysName(n), key)
+					for _, id := range anyStrings(it["uploadIds"]) {
+						vals.Add(threadPostName(n, key, "uploadIds"), id)
+					}
 				}
-				vals.Set(name, strings.Join(parts, "\n---\n"))
 			default:
 				if f.Key == "text" {
 					if s, _ := v.(string); s != shared {
@@ -420,6 +522,15 @@ func composerValues(title string, data *app.PostData, postDate *time.Time, loc *
 		}
 	}
 	return vals
+}
+
+// tagLines are tags as the form writes them: "username, x, y" per line.
+func tagLines(v any) string {
+	var lines []string
+	for _, it := range anyObjects(v) {
+		lines = append(lines, fmt.Sprintf("%v, %v, %v", it["username"], it["x"], it["y"]))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func sameStrings(a, b []string) bool {
@@ -456,9 +567,44 @@ func anyObjects(v any) []map[string]any {
 	return out
 }
 
+// pathIndex is an issue path's array index (an int, or a float64 once decoded from JSON).
+func pathIndex(p any) (int, bool) {
+	switch v := p.(type) {
+	case int:
+		return v, true
+	case float64:
+		return int(v), v >= 0 && v == float64(int(v))
+	}
+	return 0, false
+}
+
+// issueName is the field of a Service issue on this form: issueField, and a carousel slide's issue
+// (["data","INSTAGRAM","carouselItems",i,…]) goes to the slide of the i-th item's upload.
+func (in composerInput) issueName(path []any) string {
+	if len(path) >= 4 && path[0] == "data" && path[2] == "carouselItems" && in.Data.Instagram != nil && path[1] == string(app.Instagram) {
+		if i, ok := pathIndex(path[3]); ok && i < len(in.Data.Instagram.CarouselItems) {
+			return slideName(app.Instagram, in.Data.Instagram.CarouselItems[i].UploadID, "")
+		}
+	}
+	return issueField(path)
+}
+
 // issueField is the composer field a Service issue's path names ("data.TWITTER.poll.options" →
 // "TWITTER.poll.options"; ["postDate"] → "date"); "" when none matches.
 func issueField(path []any) string {
+	// A post of an X thread: TWITTER.thread.1.uploadIds, TWITTER.thread.1.text, TWITTER.thread.1.
+	if len(path) >= 4 && path[0] == "data" && path[2] == "thread" {
+		if i, ok := pathIndex(path[3]); ok {
+			n := app.Network(fmt.Sprint(path[1]))
+			part := ""
+			if len(path) >= 5 {
+				if s, ok := path[4].(string); ok && (s == "text" || s == "uploadIds") {
+					part = s
+				}
+			}
+			return threadPostName(n, strconv.Itoa(i), part)
+		}
+	}
 	var parts []string
 	for _, p := range path {
 		if _, isIndex := p.(int); isIndex {

@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"testing"
 	"time"
 
@@ -32,10 +33,6 @@ func sampleValue(f netField) []string {
 		return []string{"A cat\nA dog"}
 	case kindTags:
 		return []string{"ada, 0.25, 0.5"}
-	case kindCarousel:
-		return []string{"u1, First slide\nu2"}
-	case kindThread:
-		return []string{"Second post\n---\nThird post"}
 	case kindURL:
 		return []string{"https://example.com/" + f.Key}
 	}
@@ -55,7 +52,17 @@ func TestComposerFormEveryFieldRoundTrips(t *testing.T) {
 			vals := url.Values{"networks": {string(n)}, "text": {"Shared text"}, "uploadIds": {"u1", "u2"},
 				"date": {"2026-12-01"}, "time": {"09:30"}, "title": {"Launch"}}
 			for _, f := range fields {
-				vals[fieldName(n, f.Key)] = sampleValue(f)
+				switch f.Kind {
+				case kindThread: // two posts, the second with its own media
+					vals[fieldName(n, f.Key)] = []string{"Second post", "Third post"}
+					vals[threadKeysName(n)] = []string{"0", "1"}
+					vals[threadPostName(n, "1", "uploadIds")] = []string{"u3"}
+				case kindCarousel: // the slides of the media u1, u2
+					vals[slideName(n, "u1", "altText")] = []string{"First slide"}
+					vals[slideName(n, "u2", "tagged")] = []string{"ada, 0.25, 0.5"}
+				default:
+					vals[fieldName(n, f.Key)] = sampleValue(f)
+				}
 			}
 			in := readComposer(vals, paris)
 			require.Empty(t, in.Errors)
@@ -74,6 +81,19 @@ func TestComposerFormEveryFieldRoundTrips(t *testing.T) {
 			for _, f := range fields {
 				name := fieldName(n, f.Key)
 				want := vals[name]
+				switch f.Kind {
+				case kindThread:
+					require.Equal(t, want, back[name])
+					require.Equal(t, []string{"0", "1"}, back[threadKeysName(n)])
+					require.Empty(t, back[threadPostName(n, "0", "uploadIds")])
+					require.Equal(t, []string{"u3"}, back[threadPostName(n, "1", "uploadIds")])
+					continue
+				case kindCarousel:
+					for _, k := range []string{slideName(n, "u1", "altText"), slideName(n, "u2", "tagged")} {
+						require.Equal(t, vals[k], back[k], k)
+					}
+					continue
+				}
 				if f.Key == "text" { // one network: its text is the shared text
 					require.Equal(t, want, back["text"])
 					require.Empty(t, back[name])
@@ -133,16 +153,108 @@ func TestComposerFormErrorsInPlace(t *testing.T) {
 func TestComposerIssueFields(t *testing.T) {
 	t.Parallel()
 	cases := map[string][]any{
-		"TWITTER.poll.options": {"data", "TWITTER", "poll", "options"},
-		"TWITTER.thread":       {"data", "TWITTER", "thread", float64(3), "text"},
-		"INSTAGRAM.tagged":     {"data", "INSTAGRAM", "tagged", 0, "x"},
-		"date":                 {"postDate"},
-		"networks":             {"socialAccountTypes"},
-		"uploadIds":            {"data", "TIKTOK", "uploadIds"},
-		"REDDIT":               {"data", "REDDIT"},
-		"PINTEREST.boardName":  {"data", "PINTEREST", "boardName"},
+		"TWITTER.poll.options":       {"data", "TWITTER", "poll", "options"},
+		"TWITTER.thread.3.text":      {"data", "TWITTER", "thread", float64(3), "text"},
+		"TWITTER.thread.1.uploadIds": {"data", "TWITTER", "thread", 1, "uploadIds"},
+		"TWITTER.thread.0.uploadIds": {"data", "TWITTER", "thread", float64(0), "uploadIds", float64(2)},
+		"TWITTER.thread.2":           {"data", "TWITTER", "thread", float64(2)},
+		"INSTAGRAM.carouselItems":    {"data", "INSTAGRAM", "carouselItems"},
+		"INSTAGRAM.tagged":           {"data", "INSTAGRAM", "tagged", 0, "x"},
+		"date":                       {"postDate"},
+		"networks":                   {"socialAccountTypes"},
+		"uploadIds":                  {"data", "TIKTOK", "uploadIds"},
+		"REDDIT":                     {"data", "REDDIT"},
+		"PINTEREST.boardName":        {"data", "PINTEREST", "boardName"},
 	}
 	for want, path := range cases {
 		require.Equal(t, want, issueField(path), "%v", path)
+	}
+}
+
+// A thread's posts carry their own media: the text boxes and keys pair up in order, a post with
+// neither text nor media is dropped, and --- inside a post still splits it (its media stay with
+// the first part).
+func TestComposerThreadPostsWithMedia(t *testing.T) {
+	t.Parallel()
+	vals := url.Values{"networks": {"TWITTER"}, "text": {"1/"},
+		"TWITTER.thread":             {"2/", "", "3/\n---\n4/", "", "  "},
+		"TWITTER.thread.key":         {"0", "7", "3", "12", "bad key"},
+		"TWITTER.thread.0.uploadIds": {"a", "b"}, "TWITTER.thread.3.uploadIds": {"v"},
+		"TWITTER.thread.12.uploadIds": {"c"}, "TWITTER.thread.bad key.uploadIds": {"x"}}
+	in := readComposer(vals, time.UTC)
+	require.Empty(t, in.Errors)
+	require.Equal(t, []app.TwitterTweet{
+		{Text: "2/", UploadIDs: []string{"a", "b"}},
+		{Text: "3/", UploadIDs: []string{"v"}},
+		{Text: "4/"},
+		{UploadIDs: []string{"c"}},
+	}, in.Data.Twitter.Thread)
+
+	// The form again: posts keyed 0… in payload order (so issue paths name them), one empty post
+	// after them, and the issue at thread[3].uploadIds beside the fourth post's media.
+	in.Errors[issueField([]any{"data", "TWITTER", "thread", float64(3), "uploadIds"})] = "X takes up to 4 images"
+	posts := threadPosts(app.Twitter, in)
+	require.Len(t, posts, 5)
+	for i, p := range posts {
+		require.Equal(t, strconv.Itoa(i), p.Key)
+		require.Equal(t, i+2, p.Number)
+		require.Equal(t, "TWITTER.thread."+p.Key+".uploadIds", p.MediaName)
+	}
+	require.Equal(t, []string{"a", "b"}, posts[0].Media)
+	require.Equal(t, "/composer/media?name=TWITTER.thread.0.uploadIds&TWITTER.thread.0.uploadIds=a&TWITTER.thread.0.uploadIds=b", posts[0].MediaURL)
+	require.Equal(t, "X takes up to 4 images", posts[3].MediaError)
+	require.Empty(t, posts[4].Text)
+
+	// A saved thread fills the same form.
+	back := composerValues("T", &in.Data, nil, time.UTC)
+	require.Equal(t, []string{"2/", "3/", "4/", ""}, back["TWITTER.thread"])
+	require.Equal(t, []string{"0", "1", "2", "3"}, back["TWITTER.thread.key"])
+	require.Equal(t, []string{"v"}, back["TWITTER.thread.1.uploadIds"])
+	require.Equal(t, []string{"c"}, back["TWITTER.thread.3.uploadIds"])
+	again := readComposer(back, time.UTC)
+	require.Equal(t, in.Data.Twitter.Thread, again.Data.Twitter.Thread)
+
+	require.True(t, pickerName("TWITTER.thread.12.uploadIds"))
+	require.True(t, pickerName("LINKEDIN.uploadIds"))
+	for _, bad := range []string{"TWITTER.thread.x.uploadIds", "LINKEDIN.thread.1.uploadIds", "TWITTER.thread.1", "uploadIds", "NOPE.uploadIds"} {
+		require.False(t, pickerName(bad), bad)
+	}
+}
+
+// Instagram's slides follow the chosen media: per-slide alt text and tags make carouselItems (two
+// or more media), keyed by upload so they survive a reorder; a slide's issue lands on its slide.
+func TestComposerInstagramSlides(t *testing.T) {
+	t.Parallel()
+	vals := url.Values{"networks": {"INSTAGRAM"}, "text": {"Hi"}, "uploadIds": {"u2", "u1", "u3"},
+		"INSTAGRAM.slide.u1.altText": {" First "}, "INSTAGRAM.slide.u1.tagged": {"@ada, 0.5, 0.25\nbob, 0, 1"},
+		"INSTAGRAM.slide.u9.altText": {"not chosen"}}
+	in := readComposer(vals, time.UTC)
+	require.Empty(t, in.Errors)
+	ig := in.Data.Instagram
+	require.Empty(t, ig.UploadIDs)
+	require.Equal(t, []app.InstagramCarouselItem{
+		{UploadID: "u2"},
+		{UploadID: "u1", AltText: "First", Tagged: []app.InstagramTag{{Username: "ada", X: 0.5, Y: 0.25}, {Username: "bob", X: 0, Y: 1}}},
+		{UploadID: "u3"},
+	}, ig.CarouselItems)
+	require.Equal(t, "INSTAGRAM.slide.u1", in.issueName([]any{"data", "INSTAGRAM", "carouselItems", float64(1), "uploadId"}))
+	require.Equal(t, "INSTAGRAM.carouselItems", in.issueName([]any{"data", "INSTAGRAM", "carouselItems"}))
+
+	// No slide values: plain uploadIds. One medium: no carousel (the post-wide fields apply).
+	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1", "u2"}}, time.UTC)
+	require.Nil(t, in.Data.Instagram.CarouselItems)
+	require.Equal(t, []string{"u1", "u2"}, in.Data.Instagram.UploadIDs)
+	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1"}, "INSTAGRAM.slide.u1.altText": {"x"}}, time.UTC)
+	require.Nil(t, in.Data.Instagram.CarouselItems)
+	// The network's own media make the slides.
+	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1"}, "INSTAGRAM.uploadIds": {"o1", "o2"},
+		"INSTAGRAM.slide.o2.altText": {"Own"}}, time.UTC)
+	require.Equal(t, "o2", in.Data.Instagram.CarouselItems[1].UploadID)
+	require.Equal(t, "Own", in.Data.Instagram.CarouselItems[1].AltText)
+
+	// A tag that cannot be read is an error beside its slide's tags.
+	for _, bad := range []string{"ada", "ada, left, top", "ada, 1.5, 0"} {
+		in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1", "u2"}, "INSTAGRAM.slide.u2.tagged": {bad}}, time.UTC)
+		require.NotEmpty(t, in.Errors["INSTAGRAM.slide.u2.tagged"], bad)
 	}
 }

@@ -1,6 +1,7 @@
 // Crier calendar: drag a scheduled post to another day to move it (it keeps its time of day, in
-// your timezone; the server computes the new instant). Without this file a post's page has a
-// reschedule form.
+// your timezone; the server computes the new instant), or in the week view to another hour (it
+// takes that hour and keeps its minutes past the hour). The week view opens scrolled to the
+// working hours. Without this file a post's page has a reschedule form.
 (function () {
   "use strict";
 
@@ -34,7 +35,7 @@
   document.addEventListener("dragend", function () {
     if (dragged) dragged.classList.remove("is-dragging");
     dragged = null;
-    document.querySelectorAll(".calendar__day.is-over").forEach(function (d) { d.classList.remove("is-over"); });
+    document.querySelectorAll("[data-drop].is-over").forEach(function (d) { d.classList.remove("is-over"); });
   });
 
   function dayOf(ev) {
@@ -46,9 +47,35 @@
     if (!day || !dragged) return;
     ev.preventDefault();
     ev.dataTransfer.dropEffect = "move";
-    document.querySelectorAll(".calendar__day.is-over").forEach(function (d) { if (d !== day) d.classList.remove("is-over"); });
+    document.querySelectorAll("[data-drop].is-over").forEach(function (d) { if (d !== day) d.classList.remove("is-over"); });
     day.classList.add("is-over");
   });
+
+  // The week view opens at the working hours (data-scroll-hour); a reload of the grid (a move,
+  // the next week) keeps the hours the user was looking at.
+  var keep = null;
+  document.addEventListener("htmx:beforeSwap", function () {
+    var b = document.querySelector("[data-week-scroll]");
+    keep = b ? b.scrollTop : null;
+  });
+  function scrollWeek(scope) {
+    var root = scope && scope.querySelectorAll ? scope : document;
+    var bodies = root.matches && root.matches("[data-week-scroll]") ? [root] : root.querySelectorAll("[data-week-scroll]");
+    Array.prototype.forEach.call(bodies, function (b) {
+      if (b.dataset.scrolled) return;
+      b.dataset.scrolled = "1";
+      if (keep !== null) {
+        b.scrollTop = keep;
+        keep = null;
+        return;
+      }
+      var row = b.querySelector('[data-hour="' + b.getAttribute("data-scroll-hour") + '"]');
+      if (row) b.scrollTop = row.offsetTop;
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { scrollWeek(document); });
+  else scrollWeek(document);
+  document.addEventListener("htmx:load", function (ev) { scrollWeek(ev.target); });
 
   document.addEventListener("drop", function (ev) {
     var day = dayOf(ev);
@@ -58,8 +85,14 @@
     var cal = day.closest("[data-calendar]");
     var id = dragged.getAttribute("data-drag-id");
     var date = day.getAttribute("data-day");
+    var slot = day.getAttribute("data-slot");
     if (dragged.closest("[data-drop]") === day) return;
     var list = day.querySelector(".calendar__entries");
+    if (!list && slot) {
+      list = document.createElement("ul");
+      list.className = "calendar__entries";
+      day.appendChild(list);
+    }
     if (list) {
       var li = document.createElement("li");
       li.appendChild(dragged);
@@ -69,7 +102,8 @@
     say(cal, "Moving…", false);
     var body = new URLSearchParams();
     body.set("id", id);
-    body.set("date", date);
+    if (slot) body.set("slot", slot);
+    else body.set("date", date);
     fetch(cal.getAttribute("data-move"), {
       method: "POST",
       credentials: "same-origin",

@@ -1,6 +1,8 @@
 // Crier composer: the per-network tabs (only the chosen networks' tabs show; arrow keys move
-// between them), the upload dialog, and keeping media order. Without this file every network's
-// fields show one after the other and "Upload new" opens the media library.
+// between them), the upload dialog, keeping media order, and X threads (add and remove posts;
+// each post's media picker holds up to 4 images or 1 video or GIF). Without this file every
+// network's fields show one after the other, "Upload new" opens the media library, and a thread
+// always has one empty post to write the next.
 (function () {
   "use strict";
 
@@ -137,7 +139,134 @@
     }
   });
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { init(document); });
-  else init(document);
-  document.addEventListener("htmx:load", function (ev) { init(ev.target || document); });
+
+  // ---- X threads: each further post has a key tying its media (NAME.thread.KEY.uploadIds) to its
+  // text; posts are added by copying the last one with a new key, and numbered by position.
+  var MAX_POSTS = 25;
+
+  function renumber(editor) {
+    var posts = editor.querySelectorAll("[data-thread-post]");
+    posts.forEach(function (p, i) {
+      var n = i + 2;
+      var label = p.querySelector("[data-thread-label]");
+      if (label) label.textContent = "Post " + n;
+      var rm = p.querySelector("[data-thread-remove]");
+      if (rm) {
+        rm.hidden = posts.length < 2;
+        rm.setAttribute("aria-label", "Remove post " + n);
+      }
+      var sum = p.querySelector(".thread-post__media-title");
+      if (sum && sum.firstChild && sum.firstChild.nodeType === 3) sum.firstChild.textContent = "Media of post " + n + " ";
+      var grid = p.querySelector("[data-thread-grid]");
+      if (grid) grid.setAttribute("aria-label", "Media of post " + n);
+    });
+    var add = editor.querySelector("[data-thread-add]");
+    if (add) add.hidden = posts.length >= MAX_POSTS;
+  }
+
+  function addPost(editor) {
+    var list = editor.querySelector("[data-thread-list]");
+    var posts = list.querySelectorAll("[data-thread-post]");
+    if (!posts.length || posts.length >= MAX_POSTS) return;
+    var last = posts[posts.length - 1];
+    var key = 0;
+    posts.forEach(function (p) { key = Math.max(key, parseInt(p.getAttribute("data-key"), 10) + 1 || 0); });
+    var oldKey = last.getAttribute("data-key");
+    var copy = last.cloneNode(true);
+    copy.setAttribute("data-key", String(key));
+    copy.setAttribute("data-testid", "thread-post-" + key);
+    copy.classList.remove("thread-post--invalid");
+    copy.querySelectorAll(".field__error").forEach(function (e) { e.remove(); });
+    copy.querySelector("[data-thread-key]").value = String(key);
+    var ta = copy.querySelector("textarea");
+    var id = ta.id.replace(new RegExp("-" + oldKey + "$"), "-" + key);
+    ta.id = id;
+    ta.value = "";
+    ta.removeAttribute("aria-invalid");
+    ta.removeAttribute("aria-describedby");
+    ta.setAttribute("data-testid", "thread-text-" + key);
+    copy.querySelector("[data-thread-label]").setAttribute("for", id);
+    var details = copy.querySelector("details");
+    details.open = false;
+    details.setAttribute("data-testid", "thread-media-" + key);
+    var count = copy.querySelector("[data-thread-count]");
+    if (count) count.textContent = "(none chosen)";
+    var grid = copy.querySelector("[data-thread-grid]");
+    var name = grid.getAttribute("data-name").replace(".thread." + oldKey + ".", ".thread." + key + ".");
+    grid.setAttribute("data-name", name);
+    grid.innerHTML = "";
+    grid.setAttribute("hx-get", editor.getAttribute("data-thread-media") + "?name=" + encodeURIComponent(name));
+    grid.setAttribute("hx-trigger", "toggle once from:closest details");
+    list.appendChild(copy);
+    if (window.htmx) window.htmx.process(copy);
+    renumber(editor);
+    ta.focus();
+  }
+
+  // limitThreadMedia keeps a post's picker to what X takes: up to 4 images, or 1 video or GIF.
+  function limitThreadMedia(grid) {
+    var boxes = Array.prototype.slice.call(grid.querySelectorAll("input[type=checkbox]"));
+    var kind = function (i) {
+      var tile = i.closest("[data-kind]");
+      var k = tile ? tile.getAttribute("data-kind") : "";
+      var type = tile ? (tile.querySelector("[data-testid=media-type]") || {}).textContent || "" : "";
+      return k === "video" || /GIF/.test(type) ? "single" : k;
+    };
+    var checked = boxes.filter(function (i) { return i.checked; });
+    var single = checked.some(function (i) { return kind(i) === "single"; });
+    boxes.forEach(function (i) {
+      if (i.checked) { i.disabled = false; return; }
+      var k = kind(i);
+      i.disabled = single || checked.length >= 4 || (k === "single" && checked.length > 0) || (k !== "image" && k !== "single");
+    });
+    var post = grid.closest("[data-thread-post]");
+    var count = post && post.querySelector("[data-thread-count]");
+    if (count && boxes.length) count.textContent = "(" + (checked.length ? checked.length + " chosen" : "none chosen") + ")";
+  }
+
+  function initThreads(scope) {
+    var root = scope && scope.querySelectorAll ? scope : document;
+    root.querySelectorAll("[data-thread]").forEach(function (editor) {
+      if (editor.dataset.threadReady) return;
+      editor.dataset.threadReady = "1";
+      renumber(editor);
+    });
+    root.querySelectorAll("[data-thread-grid]").forEach(limitThreadMedia);
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    if (!t) return;
+    var add = t.closest("[data-thread-add]");
+    if (add) {
+      addPost(add.closest("[data-thread]"));
+      return;
+    }
+    var rm = t.closest("[data-thread-remove]");
+    if (rm) {
+      var editor = rm.closest("[data-thread]");
+      var post = rm.closest("[data-thread-post]");
+      var next = post.nextElementSibling || post.previousElementSibling;
+      post.remove();
+      renumber(editor);
+      if (next) (next.querySelector("textarea") || next).focus();
+      var form = document.getElementById("composer-form");
+      if (form) form.dispatchEvent(new Event("change", { bubbles: true }));
+    }
+  });
+
+  document.addEventListener("change", function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    var grid = t && t.closest("[data-thread-grid]");
+    if (grid) limitThreadMedia(grid);
+  });
+
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    var target = ev.detail && ev.detail.target;
+    if (target && target.matches && target.matches("[data-thread-grid]")) limitThreadMedia(target);
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { init(document); initThreads(document); });
+  else { init(document); initThreads(document); }
+  document.addEventListener("htmx:load", function (ev) { init(ev.target || document); initThreads(ev.target || document); });
 })();

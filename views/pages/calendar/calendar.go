@@ -26,10 +26,12 @@ type Data struct {
 	Month    string // the month view of the same date
 	Week     string // the week view of the same date
 	Self     string
-	Move     string // POST id, date: a drop
+	Move     string // POST id and date (a day) or slot (an hour of the week view): a drop
 	Compose  string
 	Weekdays []string
 	Weeks    [][]Day
+	Hours    []HourRow // the week view: a row per wall-clock hour
+	ScrollTo int       // the week view opens scrolled to this hour (working hours)
 	Total    int
 	NoTeams  bool
 	Teams0   string
@@ -54,9 +56,37 @@ type Day struct {
 type Entry struct {
 	ID        string
 	Time      string // 14:05
+	At        string // the instant, RFC 3339 UTC
 	Title     string
 	Status    string
 	Networks  []posts.Net
 	Href      string
 	Draggable bool
+}
+
+// HourRow is an hour of the week view (00:00 to 23:00, wall clock): one cell per day.
+type HourRow struct {
+	Hour    int
+	Label   string // 09:00
+	Working bool   // 08:00 to 18:00
+	Cells   []HourCell
+}
+
+// HourCell is a day's hour: one slot; none when the clocks skip the hour (spring forward); two
+// when they go through it twice (fall back).
+type HourCell struct {
+	Day   string // 2026-11-23
+	Label string // Monday 23 November 2026, 09:00
+	Today bool
+	Past  bool
+	Note  string // why the hour has no slot, or two
+	Slots []Slot
+}
+
+// Slot is an hour of a day as an instant: a drop target, holding the posts dated in it.
+type Slot struct {
+	At      string // the slot's start, RFC 3339 (what a drop sends)
+	Zone    string // "CEST", "CET": only when the hour happens twice
+	Label   string // for assistive technology: "Sunday 25 October 2026, 02:00 CEST"
+	Entries []Entry
 }

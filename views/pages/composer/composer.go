@@ -19,6 +19,7 @@ const (
 	CountersID = "composer-counters"
 	MediaID    = "composer-media"
 	UploadID   = "composer-upload"
+	SlidesID   = "composer-slides"
 )
 
 // Data is the composer page.
@@ -112,6 +113,40 @@ type Field struct {
 	Hint        string
 	Error       string
 	Min, Max    string
+	Posts       []ThreadPost // thread: the further posts of an X thread, and one empty to fill
+	MediaURL    string       // thread: GET the media grid (name= and the chosen ids are added)
+	Slides      []Slide      // carousel: one per chosen medium, in order
+	SlidesURL   string       // carousel: POST the form, answers the slides again (media changed)
+	Note        string       // carousel: why there are no slides yet
+}
+
+// ThreadPost is one further post of an X thread: its text and its own media (up to 4 images, or
+// one video or GIF), chosen in the media picker under MediaName.
+type ThreadPost struct {
+	Key        string // ties the media to the text (TWITTER.thread.KEY.uploadIds)
+	Number     int    // 2 for the first further post (the post itself is 1)
+	Text       string
+	Media      []string // chosen upload ids
+	KeyName    string   // TWITTER.thread.key
+	MediaName  string   // TWITTER.thread.KEY.uploadIds
+	MediaURL   string   // GET the picker grid under MediaName, with the chosen ids
+	Error      string   // an issue on the whole post
+	TextError  string
+	MediaError string
+}
+
+// Slide is one carousel slide of Instagram: a chosen medium with its own alt text and tagged people.
+type Slide struct {
+	ID        string // the upload
+	Number    int
+	Thumb     Thumb
+	AltName   string // INSTAGRAM.slide.ID.altText
+	Alt       string
+	AltError  string
+	TagsName  string // INSTAGRAM.slide.ID.tagged
+	Tags      string
+	TagsError string
+	Error     string // an issue on the slide's medium
 }
 
 // Counter is a network's character count of its text.
@@ -140,9 +175,15 @@ type Card struct {
 	Where    string // r/subreddit, #channel, board
 	Media    []Thumb
 	Counter  Counter
-	Thread   []string // further posts of an X thread
-	Empty    bool     // nothing to show yet
+	Thread   []ThreadCard // further posts of an X thread
+	Empty    bool         // nothing to show yet
 	Note     string
+}
+
+// ThreadCard is a further post of an X thread in its preview.
+type ThreadCard struct {
+	Text  string
+	Media []Thumb
 }
 
 // Thumb is a media item of a preview.
