@@ -914,9 +914,13 @@ func targetFromRow(t store.PublishTarget) PostTarget {
 func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all []PostTarget, external map[Network]*ExternalRef,
 	errs map[Network]*string, errsVerbose map[Network]*ErrorVerbose) {
 	all = make([]PostTarget, 0, len(targets))
+	var firstComments []PostTarget // a post's first comments that failed: shown under their network unless the post failed there too
 	for _, t := range targets {
 		pt := targetFromRow(t)
 		all = append(all, pt)
+		if kind == targetPost && t.Kind == targetFirstComment && t.Error != nil {
+			firstComments = append(firstComments, pt)
+		}
 		if t.Kind != kind {
 			continue
 		}
@@ -938,6 +942,22 @@ func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all
 				}
 				errsVerbose[n] = pt.ErrorVerbose
 			}
+		}
+	}
+	for _, fc := range firstComments {
+		if _, failed := errs[fc.Network]; failed {
+			continue
+		}
+		if errs == nil {
+			errs = map[Network]*string{}
+		}
+		msg := "First comment: " + *fc.Error
+		errs[fc.Network] = &msg
+		if verbose && fc.ErrorVerbose != nil {
+			if errsVerbose == nil {
+				errsVerbose = map[Network]*ErrorVerbose{}
+			}
+			errsVerbose[fc.Network] = fc.ErrorVerbose
 		}
 	}
 	return all, external, errs, errsVerbose

@@ -76,3 +76,54 @@ func TestPostDefaultsAndDates(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "hi", p.(*MastodonPayload).Text)
 }
+
+// A post's failed first comment shows under its network in errors (and errorsVerbose), unless the
+// post itself failed there; a comment's own errors are its targets'.
+func TestTargetFieldsShowFailedFirstComments(t *testing.T) {
+	msg, postMsg := "Validation failed: Text can't be blank", "Service unavailable"
+	vb := []byte(`{"errorMessage":"Validation failed: Text can't be blank","httpStatus":422}`)
+	targets := []store.PublishTarget{
+		{Kind: targetFirstComment, Network: string(Mastodon), Status: string(PostError), Error: &msg, ErrorVerbose: vb},
+		{Kind: targetPost, Network: string(Mastodon), Status: string(PostPosted)},
+		{Kind: targetFirstComment, Network: string(Twitter), Status: string(PostError), Error: &msg},
+		{Kind: targetPost, Network: string(Twitter), Status: string(PostError), Error: &postMsg},
+	}
+	all, _, errs, verbose := targetFields(targets, targetPost, true)
+	if len(all) != 4 {
+		t.Fatalf("targets: %d", len(all))
+	}
+	if got := errs[Mastodon]; got == nil || *got != "First comment: "+msg {
+		t.Fatalf("MASTODON error: %v", got)
+	}
+	if got := verbose[Mastodon]; got == nil || got.HTTPStatus == nil || *got.HTTPStatus != 422 {
+		t.Fatalf("MASTODON verbose: %+v", got)
+	}
+	if got := errs[Twitter]; got == nil || *got != postMsg {
+		t.Fatalf("TWITTER error (the post's own wins): %v", got)
+	}
+	if _, _, errs, _ := targetFields(targets, targetComment, false); errs != nil {
+		t.Fatalf("a comment's errors are its own targets': %v", errs)
+	}
+}
+
+// A network still processing frees the worker until its ResetAt (at least a second away), for up
+// to maxProcessingWait since the target first waited; past that it is a failure to retry.
+func TestStillProcessing(t *testing.T) {
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	s := &Service{}
+	wait := &NetworkError{Network: Instagram, Class: ErrProcessing, ResetAt: now.Add(3 * time.Second)}
+	at, ok := s.stillProcessing(store.PublishTarget{Checkpoints: []byte(`{}`)}, wait, now)
+	require.True(t, ok)
+	require.Equal(t, now.Add(3*time.Second), at)
+	at, ok = s.stillProcessing(store.PublishTarget{}, &NetworkError{Class: ErrProcessing, ResetAt: now}, now)
+	require.True(t, ok)
+	require.Equal(t, now.Add(time.Second), at, "never at once")
+	recent := []byte(`{"crier.processingSince":"` + now.Add(-59*time.Minute).Format(time.RFC3339) + `"}`)
+	_, ok = s.stillProcessing(store.PublishTarget{Checkpoints: recent}, wait, now)
+	require.True(t, ok)
+	old := []byte(`{"crier.processingSince":"` + now.Add(-61*time.Minute).Format(time.RFC3339) + `"}`)
+	_, ok = s.stillProcessing(store.PublishTarget{Checkpoints: old}, wait, now)
+	require.False(t, ok, "processing for over an hour: a failure")
+	_, ok = s.stillProcessing(store.PublishTarget{}, &NetworkError{Class: ErrTransient}, now)
+	require.False(t, ok)
+}

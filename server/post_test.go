@@ -613,3 +613,38 @@ func TestEditPartlyPublishedPostKeepsPublishedTargets(t *testing.T) {
 	require.Len(t, toots, 1)
 	require.Equal(t, "second", toots[0].Text)
 }
+
+// Instagram processes a media container asynchronously: the attempt that finds it still
+// IN_PROGRESS ends without holding a worker (the target stays PROCESSING, not counted as an
+// attempt) and a later job resumes from the checkpointed container: one container, one media.
+func TestPostWaitsForNetworkProcessingWithoutAWorker(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Gram")
+	done := connectAny(t, srv, key, "INSTAGRAM", team)
+	require.Equal(t, "true", done.Query().Get("success"), done.String())
+	_, a := byType(t, srv, key, "INSTAGRAM", team)
+	require.NotEmpty(t, a.Channels)
+	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/set-channel", `{"type":"INSTAGRAM","teamId":"`+team+`","channelId":"`+a.Channels[0].ID+`"}`, "x-api-key", key)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	res, b = postFile(t, srv, key, team, "", mediatest.JPEG(1080, 1080))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	upload := decodeUpload(t, b).ID
+
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Gram","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["INSTAGRAM"],"data":{"INSTAGRAM":{"text":"A photo","uploadIds":["`+upload+`"]}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	p = waitPost(t, srv, key, p.ID, "POSTED")
+	require.NotEmpty(t, p.ExternalData["INSTAGRAM"].ID)
+
+	var jobs, attempts int
+	var since *string
+	require.NoError(t, srv.Pool.QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM river_job WHERE kind = 'publish_target' AND args->>'target_id' = t.id::text), t.attempts, t.checkpoints->>'crier.processingSince'
+		FROM publish_targets t WHERE t.post_id = $1`, p.ID).Scan(&jobs, &attempts, &since))
+	require.GreaterOrEqual(t, jobs, 2, "the attempt that found the container processing ended; a later job finished")
+	require.Equal(t, 1, attempts, "waiting for the network is not a failed attempt")
+	require.NotNil(t, since)
+	require.Len(t, srv.Sandbox.Held(app.Instagram, sandbox.KindPost), 1)
+}
