@@ -16,6 +16,9 @@ import (
 const (
 	DuePromoteInterval = 100 * time.Millisecond
 	DuePromoteHorizon  = time.Second
+	// DuePromoteBatch bounds one promotion (5,000 jobs/s at the interval, far above what the
+	// publish workers take); a full batch is followed at once by the next.
+	DuePromoteBatch = 500
 )
 
 // PromoteDue runs until ctx ends.
@@ -28,7 +31,10 @@ func PromoteDue(ctx context.Context, db store.DBTX, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			_, err := store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon)
+			n, err := store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon, DuePromoteBatch)
+			for err == nil && n == DuePromoteBatch && ctx.Err() == nil {
+				n, err = store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon, DuePromoteBatch)
+			}
 			if err != nil && ctx.Err() == nil && log != nil && time.Since(warned) > time.Minute {
 				warned = time.Now() // once a minute while the database is unreachable; River's scheduler still runs
 				log.Warn("promote due publish jobs", "err", err)

@@ -41,3 +41,30 @@ func TestQueuesAreNamed(t *testing.T) {
 		require.Positive(t, jobs.Queues[q].MaxWorkers, q)
 	}
 }
+
+// PromoteDue makes publish jobs due within the horizon available, all of a burst larger than a
+// batch, and nothing due later, of another queue, or already running.
+func TestPromoteDueMakesABurstAvailable(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	burst := jobs.DuePromoteBatch*2 + 7
+	_, err := pool.Exec(ctx, `
+		INSERT INTO river_job (args, kind, max_attempts, queue, state, scheduled_at)
+		SELECT '{}', 'publish_target', 25, q, 'scheduled', now() + d
+		FROM (VALUES ('publish', interval '300 milliseconds', $1::int), ('publish', interval '1 hour', 3), ('default', interval '300 milliseconds', 3)) AS v(q, d, n),
+			generate_series(1, v.n)`, burst)
+	require.NoError(t, err)
+
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go jobs.PromoteDue(pctx, pool, nil)
+	count := func(queue, state string) int {
+		var n int
+		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = $2`, queue, state).Scan(&n))
+		return n
+	}
+	require.Eventually(t, func() bool { return count("publish", "available") == burst }, 5*time.Second, 20*time.Millisecond)
+	require.Equal(t, 3, count("publish", "scheduled"), "jobs due in an hour wait for River's scheduler")
+	require.Equal(t, 3, count("default", "scheduled"), "other queues are River's")
+}
