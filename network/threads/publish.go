@@ -11,14 +11,16 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: the container flow — POST /{user-id}/threads (media_type TEXT|IMAGE|VIDEO|CAROUSEL,
 // text, image_url/video_url pulled by Threads from the uploads' signed URLs, alt_text,
 // reply_control, topic_tag, link_attachment, poll_attachment, gif_attachment,
 // allowlisted_country_codes, reply_to_id) → GET /{container}?fields=status,error_message polled
-// until FINISHED (bounded by ctx) → POST /{user-id}/threads_publish?creation_id= → GET
-// /{id}?fields=permalink. Carousels publish item containers (is_carousel_item) first. Every
+// until FINISHED (a pause longer than pubutil.InlineWait ends the attempt with app.ErrProcessing;
+// the next one resumes from the checkpointed container) → POST /{user-id}/threads_publish?creation_id=
+// → GET /{id}?fields=permalink. Carousels publish item containers (is_carousel_item) first. Every
 // container and the published id are checkpointed; a retry whose container is already PUBLISHED
 // looks the post up instead of publishing again.
 
@@ -46,10 +48,20 @@ func (a *Adapter) container(ctx context.Context, t *app.Token, uid string, form 
 	return out.ID, nil
 }
 
-// wait polls a container until it is FINISHED (or PUBLISHED); the status is answered.
+// poller paces container polls: a quick second look (text and image containers are usually
+// ready at once), then, as videos take tens of seconds (Meta suggests about 30 s), the attempt
+// yields and the target runs again later, resuming from the checkpointed container.
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: time.Second, Max: 30 * time.Second}
+}
+
+// wait polls a container until it is FINISHED (or PUBLISHED); the status is answered. A container
+// still processing past pubutil.InlineWait ends the attempt with app.ErrProcessing.
 func (a *Adapter) wait(ctx context.Context, t *app.Token, id string) (string, error) {
-	delay := 500 * time.Millisecond
-	for {
+	for i := 0; ; i++ {
 		var st struct {
 			Status       string `json:"status"`
 			ErrorMessage string `json:"error_message"`
@@ -67,12 +79,9 @@ func (a *Adapter) wait(ctx context.Context, t *app.Token, id string) (string, er
 			}
 			return "", &app.NetworkError{Network: app.Threads, Class: app.ErrPermanent, Code: st.Status, Message: msg}
 		}
-		select {
-		case <-ctx.Done():
-			return "", &app.NetworkError{Network: app.Threads, Class: app.ErrTransient, Code: "IN_PROGRESS", Message: "media still processing", Err: ctx.Err()}
-		case <-time.After(delay):
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return "", pubutil.StillProcessing(app.Threads, "the media container", err)
 		}
-		delay = min(delay*2, 10*time.Second)
 	}
 }
 

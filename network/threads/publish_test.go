@@ -19,6 +19,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 	"github.com/crier/crier/network/threads"
@@ -68,6 +69,7 @@ func TestPublishToSandbox(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Threads, "alice")
 	a := nets.Adapters[app.Threads]
+	a.(*threads.Adapter).Poll = pubutil.Poller{Every: 5 * time.Millisecond}
 	pub := a.(app.Publisher)
 	request := func(key string, p *app.ThreadsPayload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: key, Network: app.Threads, Payload: p, Media: m}
@@ -182,6 +184,45 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "The text is too long. The maximum length is 500 characters.", ne.Message)
 	require.Len(t, posts(nets, sandbox.KindPost), 6)
+}
+
+// A video container still processing past pubutil.InlineWait ends the attempt with
+// app.ErrProcessing (no worker waits); the next attempt, resumed from the checkpoints, polls the
+// same container and publishes it once.
+func TestPublishYieldsWhileProcessing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	nets := sandboxtest.Start(t)
+	tok := nets.Connect(t, app.Threads, "alice")
+	a := nets.Adapters[app.Threads].(*threads.Adapter)
+	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
+	saved := map[string]string{}
+	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Threads, Payload: th("A slow video"),
+		Media:      []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())},
+		Checkpoint: func(_ context.Context, k, v string) error { saved[k] = v; return nil }}
+	start := time.Now()
+	_, err := a.Publish(ctx, tok, r)
+	require.Error(t, err)
+	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
+	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.True(t, ne.ResetAt.After(time.Now()))
+	require.NotEmpty(t, saved["container"])
+	require.Empty(t, posts(nets, sandbox.KindPost))
+
+	resume := map[string]string{}
+	for k, v := range saved {
+		resume[k] = v
+	}
+	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Threads, Payload: r.Payload, Media: r.Media, Resume: resume,
+		Checkpoint: func(_ context.Context, k, v string) error { saved[k] = v; return nil }})
+	require.NoError(t, err)
+	held := posts(nets, sandbox.KindPost)
+	require.Len(t, held, 1)
+	require.Equal(t, p.ExternalID, held[0].ID)
+	require.Len(t, nets.Sandbox.Held(app.Threads, sandbox.KindMedia), 1, "one container, made once")
+	require.Equal(t, p.ExternalID, saved["post"])
 }
 
 // Documented shapes (developers.facebook.com/docs/threads): the container and publish answers

@@ -15,6 +15,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints.
@@ -29,6 +30,8 @@ type Adapter struct {
 	api   *core.Client
 	base  string
 	cred  core.Credentials
+	// Poll paces the polling of media containers (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter.
