@@ -2,6 +2,7 @@ package x
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
@@ -15,13 +16,16 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: POST /2/tweets {text, media.media_ids, poll, reply_settings, quote_tweet_id,
 // reply.in_reply_to_tweet_id}. Media go through the v2 chunked upload — initialize → append
 // (multipart media + segment_index, ChunkSize parts) → finalize → STATUS polled while
-// processing_info says pending/in_progress (check_after_secs honoured, bounded by ctx) — with alt
-// text through POST /2/media/metadata. A thread (payload.thread, or a long text split when
+// processing_info says pending/in_progress (the pause is check_after_secs or Poll's, whichever is
+// longer; one longer than pubutil.InlineWait ends the attempt with app.ErrProcessing, and the next
+// attempt resumes polling the media checkpointed under processing.{key}) — with alt text through
+// POST /2/media/metadata. A thread (payload.thread, or a long text split when
 // tweetStorm is on) is a chain of replies, each tweet checkpointed (tweet.0, tweet.1 …) so a retry
 // continues the chain; before re-sending a tweet after a crash, the account's recent tweets are
 // searched for it. Permalinks are https://x.com/{username}/status/{id}.
@@ -297,44 +301,30 @@ type mediaAnswer struct {
 }
 
 // upload sends one media file through the chunked v2 flow (once: checkpointed under key when
-// processed) and answers its media id.
+// processed, and under processing.{key} while X processes it) and answers its media id.
 func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequest, key string, m app.MediaFile) (string, error) {
 	if id := req.Checkpointed(key); id != "" {
 		return id, nil
 	}
-	if m.Open == nil {
-		return "", &app.NetworkError{Network: app.Twitter, Class: app.ErrPermanent, Code: "media", Message: "media " + m.UploadID + " cannot be read"}
-	}
-	rc, err := m.Open(ctx)
-	if err != nil {
-		return "", fmt.Errorf("x: open media %s: %w", m.UploadID, err)
-	}
-	data, err := io.ReadAll(rc)
-	_ = rc.Close()
-	if err != nil {
-		return "", fmt.Errorf("x: read media %s: %w", m.UploadID, err)
-	}
-	var init mediaAnswer
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/2/media/upload/initialize", Bearer: t.AccessToken,
-		JSON: map[string]any{"media_type": m.Mime, "total_bytes": len(data), "media_category": mediaCategory(m)}}, &init); err != nil {
-		return "", err
-	}
-	id := init.Data.ID
-	chunk := a.ChunkSize
-	if chunk <= 0 {
-		chunk = DefaultChunkSize
-	}
-	for seg, off := 0, 0; off < len(data); seg, off = seg+1, off+chunk {
-		end := min(off+chunk, len(data))
-		if err := a.appendChunk(ctx, t, id, seg, data[off:end]); err != nil {
+	var st mediaAnswer
+	id := req.Checkpointed("processing." + key)
+	if id != "" {
+		// An earlier attempt uploaded it and left it processing: look at it again.
+		if err := a.mediaStatus(ctx, t, id, &st); err != nil {
 			return "", err
 		}
+	} else {
+		var err error
+		if id, st, err = a.send(ctx, t, m); err != nil {
+			return "", err
+		}
+		if pi := st.Data.ProcessingInfo; pi != nil && pi.State != "succeeded" && pi.State != "failed" {
+			if err := req.Save(ctx, "processing."+key, id); err != nil {
+				return "", err
+			}
+		}
 	}
-	var fin mediaAnswer
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/2/media/upload/" + url.PathEscape(id) + "/finalize", Bearer: t.AccessToken}, &fin); err != nil {
-		return "", err
-	}
-	for st := fin; st.Data.ProcessingInfo != nil && st.Data.ProcessingInfo.State != "succeeded"; {
+	for i := 0; st.Data.ProcessingInfo != nil && st.Data.ProcessingInfo.State != "succeeded"; i++ {
 		pi := st.Data.ProcessingInfo
 		if pi.State == "failed" {
 			msg := "media processing failed"
@@ -343,18 +333,12 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 			}
 			return "", &app.NetworkError{Network: app.Twitter, Class: app.ErrPermanent, Code: "media_processing_failed", Message: msg}
 		}
-		wait := time.Duration(max(pi.CheckAfterSecs, 1)) * time.Second
-		select {
-		case <-ctx.Done():
-			return "", &app.NetworkError{Network: app.Twitter, Class: app.ErrTransient, Code: "media_processing", Message: "media still processing", Err: ctx.Err()}
-		case <-time.After(wait):
+		if err := a.pause(ctx, i, time.Duration(pi.CheckAfterSecs)*time.Second); err != nil {
+			return "", pubutil.StillProcessing(app.Twitter, "the media", err)
 		}
 		st = mediaAnswer{}
-		if err := a.api.Do(ctx, core.Request{URL: a.base + "/2/media/upload?command=STATUS&media_id=" + url.QueryEscape(id), Bearer: t.AccessToken}, &st); err != nil {
+		if err := a.mediaStatus(ctx, t, id, &st); err != nil {
 			return "", err
-		}
-		if st.Data.ProcessingInfo == nil {
-			break
 		}
 	}
 	if m.AltText != "" && m.Type != "video" {
@@ -367,6 +351,88 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 		return "", err
 	}
 	return id, nil
+}
+
+// send uploads the bytes (initialize → append → finalize) and answers the media id and finalize's
+// answer.
+func (a *Adapter) send(ctx context.Context, t *app.Token, m app.MediaFile) (string, mediaAnswer, error) {
+	var fin mediaAnswer
+	if m.Open == nil {
+		return "", fin, &app.NetworkError{Network: app.Twitter, Class: app.ErrPermanent, Code: "media", Message: "media " + m.UploadID + " cannot be read"}
+	}
+	rc, err := m.Open(ctx)
+	if err != nil {
+		return "", fin, fmt.Errorf("x: open media %s: %w", m.UploadID, err)
+	}
+	data, err := io.ReadAll(rc)
+	_ = rc.Close()
+	if err != nil {
+		return "", fin, fmt.Errorf("x: read media %s: %w", m.UploadID, err)
+	}
+	var init mediaAnswer
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/2/media/upload/initialize", Bearer: t.AccessToken,
+		JSON: map[string]any{"media_type": m.Mime, "total_bytes": len(data), "media_category": mediaCategory(m)}}, &init); err != nil {
+		return "", fin, err
+	}
+	id := init.Data.ID
+	chunk := a.ChunkSize
+	if chunk <= 0 {
+		chunk = DefaultChunkSize
+	}
+	for seg, off := 0, 0; off < len(data); seg, off = seg+1, off+chunk {
+		end := min(off+chunk, len(data))
+		if err := a.appendChunk(ctx, t, id, seg, data[off:end]); err != nil {
+			return "", fin, err
+		}
+	}
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + "/2/media/upload/" + url.PathEscape(id) + "/finalize", Bearer: t.AccessToken}, &fin); err != nil {
+		return "", fin, err
+	}
+	return id, fin, nil
+}
+
+// mediaStatus reads a media's processing_info (STATUS).
+func (a *Adapter) mediaStatus(ctx context.Context, t *app.Token, id string, st *mediaAnswer) error {
+	return a.api.Do(ctx, core.Request{URL: a.base + "/2/media/upload?command=STATUS&media_id=" + url.QueryEscape(id), Bearer: t.AccessToken}, st)
+}
+
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: time.Second, Max: 30 * time.Second}
+}
+
+// pause waits before status poll i for the longer of the Poller's pause and X's check_after
+// (inline when both are at most pubutil.InlineWait; else a *pubutil.Yield).
+func (a *Adapter) pause(ctx context.Context, i int, after time.Duration) error {
+	start := time.Now()
+	if after > pubutil.InlineWait {
+		// Too long to wait here: yield, at the Poller's time when that is later. A cancelled
+		// context makes Wait answer at once (its Yield, or ctx's error for an inline pause).
+		probe, cancel := context.WithCancel(ctx)
+		cancel()
+		var y *pubutil.Yield
+		if errors.As(a.poller().Wait(probe, i), &y) && y.Until.After(start.Add(after)) {
+			return y
+		}
+		return &pubutil.Yield{Until: start.Add(after)}
+	}
+	if err := a.poller().Wait(ctx, i); err != nil {
+		return err // a Yield is already later than after
+	}
+	rest := after - time.Since(start)
+	if rest <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(rest)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return nil
+	}
 }
 
 func (a *Adapter) appendChunk(ctx context.Context, t *app.Token, id string, seg int, chunk []byte) error {

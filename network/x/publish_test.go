@@ -19,6 +19,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 	"github.com/crier/crier/network/x"
@@ -202,6 +203,74 @@ func TestPublishToSandbox(t *testing.T) {
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, "You are not permitted to perform this action.", ne.Message)
 	require.Len(t, posts(nets, sandbox.KindPost), 6)
+}
+
+// A video still processing past pubutil.InlineWait ends the attempt with app.ErrProcessing (no
+// worker waits); the next attempt, resumed from the checkpoints, polls the same media and posts
+// the tweet once.
+func TestPublishYieldsWhileProcessing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	nets := sandboxtest.Start(t)
+	tok := nets.Connect(t, app.Twitter, "alice")
+	a := nets.Adapters[app.Twitter].(*x.Adapter)
+	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
+	saved := map[string]string{}
+	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
+	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Twitter, Payload: twt("A slow video"),
+		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}, Checkpoint: checkpoint}
+	start := time.Now()
+	_, err := a.Publish(ctx, tok, r)
+	require.Error(t, err)
+	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
+	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.True(t, ne.ResetAt.After(time.Now()))
+	require.NotEmpty(t, saved["processing.media.0.0"])
+	require.Empty(t, posts(nets, sandbox.KindPost))
+
+	resume := map[string]string{}
+	for k, v := range saved {
+		resume[k] = v
+	}
+	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Twitter, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	require.NoError(t, err)
+	held := posts(nets, sandbox.KindPost)
+	require.Len(t, held, 1)
+	require.Equal(t, p.ExternalID, held[0].ID)
+	require.Equal(t, []string{saved["processing.media.0.0"]}, held[0].Media)
+	require.Len(t, nets.Sandbox.Held(app.Twitter, sandbox.KindMedia), 1, "the video is uploaded once")
+}
+
+// X's check_after_secs sets the pause when it is longer than the Poller's: the attempt yields until then.
+func TestCheckAfterSecsHonoured(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/initialize"):
+			_, _ = w.Write([]byte(`{"data":{"id":"77","media_key":"7_77"}}`))
+		case strings.HasSuffix(r.URL.Path, "/append"):
+			w.WriteHeader(http.StatusNoContent)
+		case strings.HasSuffix(r.URL.Path, "/finalize"):
+			_, _ = w.Write([]byte(`{"data":{"id":"77","media_key":"7_77","processing_info":{"state":"pending","check_after_secs":30}}}`))
+		case r.URL.Path == "/2/users/me":
+			_, _ = w.Write([]byte(`{"data":{"id":"1","username":"alice","name":"Alice"}}`))
+		default:
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+		}
+	}))
+	defer srv.Close()
+	a := x.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
+	a.Poll = pubutil.Poller{Every: 5 * time.Millisecond}
+	r := &app.PublishRequest{Payload: twt("Video"), Media: []app.MediaFile{media("v", "video", "video/mp4", "mp4", tinyMP4())}}
+	_, err := a.Publish(context.Background(), &app.Token{AccessToken: "U"}, r)
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.Equal(t, app.ErrProcessing, ne.Class)
+	require.WithinDuration(t, time.Now().Add(30*time.Second), ne.ResetAt, 2*time.Second)
+	require.Equal(t, "77", r.Resume["processing.media.0.0"])
 }
 
 func TestWeightedLengthAndStorm(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints.
@@ -31,6 +32,9 @@ type Adapter struct {
 	base  string
 	// ChunkSize is the media upload's append segment size (DefaultChunkSize when 0).
 	ChunkSize int
+	// Poll paces the polling of media processing (publish.go); X's check_after_secs, when longer,
+	// sets the pause.
+	Poll pubutil.Poller
 }
 
 // New builds the adapter against ep with the app's credentials.
