@@ -21,6 +21,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Version is the LinkedIn-Version header sent to /rest.
@@ -37,6 +38,8 @@ type Adapter struct {
 	oauth *core.OAuth2
 	api   *core.Client
 	base  string
+	// Poll paces the polling of video and document processing (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter.

@@ -19,9 +19,10 @@ import (
 // the chosen Company Page; the post's URN comes back in the x-restli-id header. Media are uploaded
 // first: images (POST /rest/images?action=initializeUpload → PUT), videos (initializeUpload →
 // PUT each uploadInstruction's byte range, keeping ETags → finalizeUpload → GET /rest/videos/{urn}
-// polled until AVAILABLE), documents (/rest/documents, polled likewise); one image or a video or a
+// polled until AVAILABLE; a pause longer than pubutil.InlineWait ends the attempt with
+// app.ErrProcessing), documents (/rest/documents, polled likewise); one image or a video or a
 // document is content.media, several images content.multiImage, a link content.article. Every
-// uploaded URN and the post URN are checkpointed. LinkedIn answers 429 without a reset header and
+// uploaded URN (before its processing is polled) and the post URN are checkpointed. LinkedIn answers 429 without a reset header and
 // its quotas are daily, reset at midnight UTC: that is the reset time given.
 
 // Permalink is a post's public URL.
@@ -163,7 +164,16 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 	return urn, a.available(ctx, t, urn)
 }
 
-// available waits for a video or document to be processed (images are usable at once).
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: time.Second, Max: 30 * time.Second}
+}
+
+// available waits for a video or document to be processed (images are usable at once). A pause
+// longer than pubutil.InlineWait ends the attempt with app.ErrProcessing: the next attempt finds
+// the URN checkpointed and polls it again.
 func (a *Adapter) available(ctx context.Context, t *app.Token, urn string) error {
 	var path string
 	switch {
@@ -174,8 +184,7 @@ func (a *Adapter) available(ctx context.Context, t *app.Token, urn string) error
 	default:
 		return nil
 	}
-	wait := 500 * time.Millisecond
-	for {
+	for i := 0; ; i++ {
 		var st struct {
 			Status                  string `json:"status"`
 			ProcessingFailureReason string `json:"processingFailureReason"`
@@ -193,12 +202,9 @@ func (a *Adapter) available(ctx context.Context, t *app.Token, urn string) error
 			}
 			return &app.NetworkError{Network: app.LinkedIn, Class: app.ErrPermanent, Code: "PROCESSING_FAILED", Message: msg}
 		}
-		select {
-		case <-ctx.Done():
-			return &app.NetworkError{Network: app.LinkedIn, Class: app.ErrTransient, Code: st.Status, Message: "media still processing", Err: ctx.Err()}
-		case <-time.After(wait):
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return pubutil.StillProcessing(app.LinkedIn, "the media", err)
 		}
-		wait = min(wait*2, 10*time.Second)
 	}
 }
 
