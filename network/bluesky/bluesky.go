@@ -20,6 +20,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/netguard"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // DefaultPDS is the default entryway.
@@ -30,6 +31,8 @@ type Adapter struct {
 	api          *core.Client
 	pds          string
 	allowPrivate bool
+	// Poll paces the polling of video jobs (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter; pds is the default server ("" for bsky.social).

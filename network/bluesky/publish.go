@@ -20,7 +20,8 @@ import (
 // Publishing: com.atproto.repo.createRecord of an app.bsky.feed.post in the session's repo, with
 // facets (links, mentions resolved to DIDs, hashtags; UTF-8 byte ranges), the payload's tags and
 // self-labels, and one embed: images (uploadBlob, ≤ 4, alt and aspect ratio), a video (service
-// auth → video service uploadVideo → getJobStatus polled until the blob is ready), an external
+// auth → video service uploadVideo, its job checkpointed → getJobStatus polled until the blob is
+// ready; a pause longer than pubutil.InlineWait ends the attempt with app.ErrProcessing), an external
 // link card (with the thumbnail as a blob), a quote (app.bsky.embed.record, or recordWithMedia
 // with images/video). The record key is a TID fixed at the attempt's start (checkpointed), so a
 // retried create cannot make a second post and Find reads the record by its key. Permalinks are
@@ -252,7 +253,15 @@ func (a *Adapter) videoService(t *app.Token) string {
 	return VideoService
 }
 
-// video uploads a video to the video service and waits for its blob.
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: 500 * time.Millisecond, Max: 15 * time.Second}
+}
+
+// video uploads a video to the video service (once: the job is checkpointed) and waits for its
+// blob; a job still processing past pubutil.InlineWait ends the attempt with app.ErrProcessing.
 func (a *Adapter) video(ctx context.Context, t *app.Token, req *app.PublishRequest, m app.MediaFile) (*Blob, error) {
 	if s := req.Checkpointed("video"); s != "" {
 		var b Blob
@@ -305,8 +314,7 @@ func (a *Adapter) video(ctx context.Context, t *app.Token, req *app.PublishReque
 			return nil, err
 		}
 	}
-	wait := 250 * time.Millisecond
-	for {
+	for i := 0; ; i++ {
 		var st struct {
 			JobStatus struct {
 				State   string `json:"state"`
@@ -331,12 +339,9 @@ func (a *Adapter) video(ctx context.Context, t *app.Token, req *app.PublishReque
 			}
 			return nil, &app.NetworkError{Network: app.Bluesky, Class: app.ErrPermanent, Code: "JOB_STATE_FAILED", Message: msg}
 		}
-		select {
-		case <-ctx.Done():
-			return nil, &app.NetworkError{Network: app.Bluesky, Class: app.ErrTransient, Code: "VideoProcessing", Message: "video still processing", Err: ctx.Err()}
-		case <-time.After(wait):
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return nil, pubutil.StillProcessing(app.Bluesky, "the video", err)
 		}
-		wait = min(wait*2, 5*time.Second)
 	}
 }
 
