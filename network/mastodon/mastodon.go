@@ -18,6 +18,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/netguard"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Scopes asked at connect.
@@ -28,6 +29,8 @@ type Adapter struct {
 	api          *core.Client
 	allowPrivate bool
 	website      string
+	// Poll paces the polling of media processing (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter; allowPrivate lets servers on private addresses be reached (development).

@@ -15,13 +15,16 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing (app.Publisher, app.Replier, app.ReplyFinder), per Mastodon's API:
 //
 //   - media: POST /api/v2/media (multipart: file, description, thumbnail) answers 200 when processed
 //     or 202 with url null while it processes; GET /api/v1/media/:id answers 206 until processing
-//     ends, then 200. Each media id is checkpointed ("media:<upload id>"), so a retry reuses it.
+//     ends, then 200. Each media id is checkpointed ("media:<upload id>") before it is polled, so a
+//     retry reuses it; a pause longer than pubutil.InlineWait ends the attempt with
+//     app.ErrProcessing and the next attempt polls the same media.
 //   - status: POST /api/v1/statuses with media_ids[], visibility, spoiler_text (in_reply_to_id for
 //     replies) and Idempotency-Key = the attempt key: Mastodon answers a repeated key with the
 //     status it already made (for an hour), so even a blind retry cannot post twice.
@@ -35,8 +38,12 @@ var (
 	_ app.ReplyFinder = (*Adapter)(nil)
 )
 
-// MediaPollInterval is how often a processing upload is checked.
-var MediaPollInterval = time.Second
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: time.Second, Max: 30 * time.Second}
+}
 
 // status is Mastodon's Status entity (the fields Crier reads).
 type status struct {
@@ -159,9 +166,10 @@ func writePart(ctx context.Context, mw *multipart.Writer, field string, m app.Me
 	return err
 }
 
-// waitMedia polls GET /api/v1/media/:id until the media is processed (url set).
+// waitMedia polls GET /api/v1/media/:id until the media is processed (url set); past
+// pubutil.InlineWait the attempt ends with app.ErrProcessing.
 func (a *Adapter) waitMedia(ctx context.Context, server, token, id string) error {
-	for {
+	for i := 0; ; i++ {
 		var at attachment
 		if err := a.api.Do(ctx, core.Request{URL: server + "/api/v1/media/" + url.PathEscape(id), Bearer: token}, &at); err != nil {
 			return err
@@ -169,10 +177,8 @@ func (a *Adapter) waitMedia(ctx context.Context, server, token, id string) error
 		if at.URL != nil && *at.URL != "" {
 			return nil
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(MediaPollInterval):
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return pubutil.StillProcessing(app.Mastodon, "the media", err)
 		}
 	}
 }

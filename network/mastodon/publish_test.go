@@ -12,6 +12,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/mastodon"
+	"github.com/crier/crier/network/pubutil"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 )
@@ -25,10 +26,10 @@ func file(id, typ, mime string, b []byte) app.MediaFile {
 // video is processed asynchronously and polled), the idempotency key, Find, replies and delete.
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
-	mastodon.MediaPollInterval = 10 * time.Millisecond
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Mastodon, "alice")
 	a := nets.Adapters[app.Mastodon].(*mastodon.Adapter)
+	a.Poll = pubutil.Poller{Every: 10 * time.Millisecond}
 	ctx := context.Background()
 	prof, err := a.Profile(ctx, tok)
 	require.NoError(t, err)
@@ -93,4 +94,44 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, 422, ne.Status)
 	require.Equal(t, "Validation failed: Text can't be blank", ne.Message)
+}
+
+// A video still processing past pubutil.InlineWait ends the attempt with app.ErrProcessing (no
+// worker waits); the next attempt, resumed from the checkpoints, polls the same media and posts
+// the status once.
+func TestPublishYieldsWhileProcessing(t *testing.T) {
+	t.Parallel()
+	nets := sandboxtest.Start(t)
+	tok := nets.Connect(t, app.Mastodon, "alice")
+	a := nets.Adapters[app.Mastodon].(*mastodon.Adapter)
+	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
+	ctx := context.Background()
+	video, err := os.ReadFile("../../media/testdata/sample.mp4")
+	require.NoError(t, err)
+	saved := map[string]string{}
+	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
+	r := &app.PublishRequest{AttemptKey: "post-1:mastodon", Network: app.Mastodon, Payload: &app.MastodonPayload{Text: "A slow video"},
+		Media: []app.MediaFile{file("u1", "video", "video/mp4", video)}, Checkpoint: checkpoint}
+	start := time.Now()
+	_, err = a.Publish(ctx, tok, r)
+	require.Error(t, err)
+	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
+	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.True(t, ne.ResetAt.After(time.Now()))
+	require.NotEmpty(t, saved["media:u1"])
+	require.Empty(t, nets.Sandbox.Held(app.Mastodon, sandbox.KindPost))
+
+	resume := map[string]string{}
+	for k, v := range saved {
+		resume[k] = v
+	}
+	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: r.AttemptKey, Network: app.Mastodon, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	require.NoError(t, err)
+	posts := nets.Sandbox.Held(app.Mastodon, sandbox.KindPost)
+	require.Len(t, posts, 1)
+	require.Equal(t, p.ExternalID, posts[0].ID)
+	require.Equal(t, []string{saved["media:u1"]}, posts[0].Media)
+	require.Len(t, nets.Sandbox.Held(app.Mastodon, sandbox.KindMedia), 1, "the video is uploaded once")
 }
