@@ -14,6 +14,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: POST /api/submit (form, api_type=json) to the payload's subreddit — kind=self with the
@@ -22,7 +23,10 @@ import (
 // go through POST /api/media/asset.json (an S3 form upload lease) → multipart POST of the lease's
 // fields and the file to https:{action} → the XML's <Location>. Image and video submits do not
 // answer the post's id: it is read back from the user's submitted listing (subreddit, title,
-// created after the attempt began). Ids are fullnames (t3_…); permalinks from /api/info.
+// created after the attempt began), where a media post appears once Reddit has processed it: the
+// submit is checkpointed ("submitted") and a pause longer than pubutil.InlineWait ends the attempt
+// with app.ErrProcessing, the next one reading back again. Ids are fullnames (t3_…); permalinks
+// from /api/info.
 
 // Post is the part of a t3 thing Crier reads.
 type Post struct {
@@ -175,10 +179,18 @@ func (a *Adapter) done(ctx context.Context, t *app.Token, req *app.PublishReques
 	return published(*post), nil
 }
 
-// readBack finds the submitted post in the user's listing, polling a while (bounded by ctx): media
-// posts appear once Reddit has processed them.
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: time.Second, Max: 30 * time.Second}
+}
+
+// readBack finds the submitted post in the user's listing: media posts appear once Reddit has
+// processed them. A pause longer than pubutil.InlineWait ends the attempt with app.ErrProcessing;
+// the next attempt finds "submitted" checkpointed and reads back again (the pipeline bounds the
+// whole wait).
 func (a *Adapter) readBack(ctx context.Context, t *app.Token, req *app.PublishRequest, p *app.RedditPayload, sr string) (*app.Published, error) {
-	wait := 500 * time.Millisecond
 	for i := 0; ; i++ {
 		post, err := a.recent(ctx, t, req, p, sr)
 		if err != nil {
@@ -187,15 +199,9 @@ func (a *Adapter) readBack(ctx context.Context, t *app.Token, req *app.PublishRe
 		if post != nil {
 			return a.done(ctx, t, req, post.Name, post)
 		}
-		if i >= 20 {
-			return nil, &app.NetworkError{Network: app.Reddit, Class: app.ErrTransient, Code: "NOT_LISTED", Message: "the submitted post does not appear in the user's posts yet"}
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return nil, pubutil.StillProcessing(app.Reddit, "the submitted post", err)
 		}
-		select {
-		case <-ctx.Done():
-			return nil, &app.NetworkError{Network: app.Reddit, Class: app.ErrTransient, Code: "NOT_LISTED", Message: "the submitted post does not appear in the user's posts yet", Err: ctx.Err()}
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, 5*time.Second)
 	}
 }
 

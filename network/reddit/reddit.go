@@ -19,6 +19,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // UserAgent identifies Crier to Reddit, as its API rules require.
@@ -35,6 +36,8 @@ type Adapter struct {
 	oauth *core.OAuth2
 	api   *core.Client
 	base  string
+	// Poll paces the reading back of a media post Reddit is still processing (publish.go).
+	Poll pubutil.Poller
 }
 
 type uaTransport struct{ base http.RoundTripper }

@@ -15,7 +15,8 @@ import (
 // checked) answers 201 XML with <Location>; POST /api/submit (form, api_type=json; kinds self,
 // link, image, video, videogif) and POST /api/submit_gallery_post.json (JSON) create t3 posts;
 // image/video submits answer no id (websocket_url and user_submitted_page, as Reddit does), so the
-// post is read back from GET /user/{name}/submitted. GET /api/info?id= (deleted posts stay, with
+// post is read back from GET /user/{name}/submitted, where a video post appears once processed
+// (from the listing's next read on). GET /api/info?id= (deleted posts stay, with
 // author "[deleted]"), POST /api/del, POST /api/comment. Validation errors are 200 with
 // json.errors [[CODE, message, field]].
 func redditPublish(d *dialect) *dialect {
@@ -80,7 +81,7 @@ func redditPublish(d *dialect) *dialect {
 		}
 		return q.net.keep(Held{Kind: KindPost, ID: "t3_" + id, User: q.user.Login, Channel: c.ID, Text: title, Media: media,
 			URL:  "https://www.reddit.com/r/" + c.ID + "/comments/" + id + "/" + s + "/",
-			Data: map[string]any{"kind": kind, "selftext": text, "url": link, "nsfw": nsfw, "flairId": flair, "poster": poster}}), true
+			Data: map[string]any{"kind": kind, "selftext": text, "url": link, "nsfw": nsfw, "flairId": flair, "poster": poster, "processing": kind == "video"}}), true
 	}
 	// asset finds the uploaded media a URL or asset id names (this user's, bytes received).
 	asset := func(q *req, ref string) *Held {
@@ -248,6 +249,10 @@ func redditPublish(d *dialect) *dialect {
 		children := []map[string]any{}
 		posts := q.net.heldBy(KindPost, name)
 		for i := len(posts) - 1; i >= 0 && len(children) < limit; i-- {
+			if posts[i].Data["processing"] == true {
+				posts[i].Data["processing"] = false // the video is processed by the next read
+				continue
+			}
 			children = append(children, thing(posts[i]))
 		}
 		q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "before": nil, "dist": len(children), "children": children}})
