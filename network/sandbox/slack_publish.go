@@ -14,7 +14,8 @@ import (
 // chat.getPermalink, chat.delete, conversations.history (latest/oldest/inclusive/limit, newest
 // first), and the upload v2 flow — files.getUploadURLExternal (filename, length) → POST the bytes to
 // the upload_url (unauthenticated, length checked) → files.completeUploadExternal (files JSON,
-// channel_id, initial_comment, thread_ts), which shares the files as one message — files.info with
+// channel_id, initial_comment, thread_ts), which shares the files as one message (listed by
+// conversations.history from its next read on, as Slack shares asynchronously) — files.info with
 // shares, files.delete. Errors are 200 {"ok":false,"error"} as the real API answers them.
 func slackPublish(d *dialect) {
 	fail := func(q *req, code string) { d.writeError(q, apiError{Status: http.StatusOK, Code: code}) }
@@ -132,6 +133,10 @@ func slackPublish(d *dialect) {
 			if (latest > 0 && (ts > latest || (!incl && ts == latest))) || (oldest > 0 && (ts < oldest || (!incl && ts == oldest))) {
 				continue
 			}
+			if posts[i].Data["sharing"] == true {
+				posts[i].Data["sharing"] = false // shared by the next read
+				continue
+			}
 			out = append(out, message(q, posts[i]))
 		}
 		q.json(http.StatusOK, map[string]any{"ok": true, "messages": out, "has_more": false, "pin_count": 0})
@@ -212,7 +217,8 @@ func slackPublish(d *dialect) {
 				fail(q, "thread_not_found")
 				return
 			}
-			msg := post(q, ch, a["initial_comment"], a["thread_ts"], ids, nil)
+			// Slack shares asynchronously: the message shows in conversations.history from its next read on.
+			msg := post(q, ch, a["initial_comment"], a["thread_ts"], ids, map[string]any{"sharing": true})
 			for _, id := range ids {
 				q.net.find(KindMedia, id).Data["share"] = map[string]any{"channel": ch, "ts": msg.ID}
 			}

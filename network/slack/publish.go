@@ -14,14 +14,16 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing with the bot token: text is chat.postMessage {channel, text, username, icon_url};
 // files go through the upload v2 flow — files.getUploadURLExternal (form: filename, length) → POST
 // the bytes to upload_url → files.completeUploadExternal {files, channel_id, initial_comment} —
-// which shares them in the channel as one message whose ts is read back from files.info (shares,
-// filled asynchronously: polled, bounded by ctx). The message is the pair (channel, ts); the
-// permalink comes from chat.getPermalink. Replies are chat.postMessage with thread_ts.
+// which shares them in the channel as one message whose ts is read back from the channel's history
+// (shared asynchronously: polled; a pause longer than pubutil.InlineWait ends the attempt with
+// app.ErrProcessing, and the next attempt, the files and their sharing checkpointed, reads again).
+// The message is the pair (channel, ts); the permalink comes from chat.getPermalink. Replies are chat.postMessage with thread_ts.
 
 type postAnswer struct {
 	Channel string `json:"channel"`
@@ -194,12 +196,19 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, f app.MediaFile, i i
 	return up.FileID, nil
 }
 
+func (a *Adapter) poller() pubutil.Poller {
+	if a.Poll.Every > 0 {
+		return a.Poll
+	}
+	return pubutil.Poller{Every: 500 * time.Millisecond, Max: 10 * time.Second}
+}
+
 // sharedTS reads the ts of the message that shared a file in channel: the bot's message carrying
 // the file in the channel's history (channels:history / groups:history; files.info would need
-// files:read, which the install does not ask). Slack shares asynchronously, so it is polled a
-// while (bounded by ctx); a transient error leaves the retry to poll again.
+// files:read, which the install does not ask). Slack shares asynchronously, so it is polled; a
+// pause longer than pubutil.InlineWait ends the attempt with app.ErrProcessing (the pipeline
+// bounds the whole wait).
 func (a *Adapter) sharedTS(ctx context.Context, t *app.Token, file, channel string) (string, error) {
-	wait := 200 * time.Millisecond
 	for i := 0; ; i++ {
 		ms, err := a.history(ctx, t, url.Values{"channel": {channel}, "limit": {"50"}})
 		if err != nil {
@@ -212,15 +221,9 @@ func (a *Adapter) sharedTS(ctx context.Context, t *app.Token, file, channel stri
 				}
 			}
 		}
-		if i >= 8 {
-			return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Code: "not_shared_yet", Message: "the files are not shared in the channel yet"}
+		if err := a.poller().Wait(ctx, i); err != nil {
+			return "", pubutil.StillProcessing(app.Slack, "the file share", err)
 		}
-		select {
-		case <-ctx.Done():
-			return "", &app.NetworkError{Network: app.Slack, Class: app.ErrTransient, Code: "not_shared_yet", Message: "the files were not shared in time", Err: ctx.Err()}
-		case <-time.After(wait):
-		}
-		wait = min(wait*2, 5*time.Second)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 	"github.com/crier/crier/network/slack"
@@ -65,6 +66,7 @@ func TestPublishToSandbox(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Slack, "alice")
 	a := nets.Adapters[app.Slack]
+	a.(*slack.Adapter).Poll = pubutil.Poller{Every: 5 * time.Millisecond}
 	pub := a.(app.Publisher)
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
@@ -161,6 +163,46 @@ func TestPublishToSandbox(t *testing.T) {
 	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: "C000NOPE", Text: "x"}})
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, "channel_not_found", ne.Code)
+}
+
+// Files Slack is still sharing past pubutil.InlineWait end the attempt with app.ErrProcessing (no
+// worker waits); the next attempt, resumed from the checkpoints, reads the message back instead of
+// uploading or sharing again.
+func TestPublishYieldsWhileProcessing(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	nets := sandboxtest.Start(t)
+	tok := nets.Connect(t, app.Slack, "alice")
+	a := nets.Adapters[app.Slack].(*slack.Adapter)
+	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
+	chans, err := a.Channels(ctx, tok)
+	require.NoError(t, err)
+	saved := map[string]string{}
+	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
+	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: &app.ChatPayload{ChannelID: chans[0].ID, Text: "A slow share"},
+		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}, Checkpoint: checkpoint}
+	start := time.Now()
+	_, err = a.Publish(ctx, tok, r)
+	require.Error(t, err)
+	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the share")
+	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.True(t, ne.ResetAt.After(time.Now()))
+	require.NotEmpty(t, saved["files"])
+	require.Equal(t, "1", saved["shared"])
+
+	resume := map[string]string{}
+	for k, v := range saved {
+		resume[k] = v
+	}
+	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	require.NoError(t, err)
+	held := posts(nets, sandbox.KindPost)
+	require.Len(t, held, 1, "shared once")
+	require.Equal(t, p.ExternalID, held[0].ID)
+	require.Equal(t, p.ExternalID, saved["ts"])
+	require.Len(t, nets.Sandbox.Held(app.Slack, sandbox.KindMedia), 1, "the file is uploaded once")
 }
 
 // Documented shapes: chat.postMessage, chat.getPermalink, files.getUploadURLExternal,

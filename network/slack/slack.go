@@ -21,6 +21,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints.
@@ -36,6 +37,8 @@ type Adapter struct {
 	api   *core.Client
 	base  string
 	cred  core.Credentials
+	// Poll paces the reading back of the message that shares files (publish.go).
+	Poll pubutil.Poller
 }
 
 // New builds the adapter.
