@@ -331,6 +331,9 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, req *app.PublishRequ
 			if pi.Error != nil && pi.Error.Message != "" {
 				msg = pi.Error.Message
 			}
+			if req.Checkpointed("processing."+key) != "" {
+				_ = req.Save(ctx, "processing."+key, "") // a retry uploads the file again
+			}
 			return "", &app.NetworkError{Network: app.Twitter, Class: app.ErrPermanent, Code: "media_processing_failed", Message: msg}
 		}
 		if err := a.pause(ctx, i, time.Duration(pi.CheckAfterSecs)*time.Second); err != nil {

@@ -273,6 +273,38 @@ func TestCheckAfterSecsHonoured(t *testing.T) {
 	require.Equal(t, "77", r.Resume["processing.media.0.0"])
 }
 
+// Processing that fails is permanent and forgets the media: a retry uploads the file again.
+func TestFailedProcessingForgetsTheMedia(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/initialize"):
+			_, _ = w.Write([]byte(`{"data":{"id":"77","media_key":"7_77"}}`))
+		case strings.HasSuffix(r.URL.Path, "/append"):
+			w.WriteHeader(http.StatusNoContent)
+		case strings.HasSuffix(r.URL.Path, "/finalize"):
+			_, _ = w.Write([]byte(`{"data":{"id":"77","media_key":"7_77","processing_info":{"state":"pending","check_after_secs":0}}}`))
+		case r.URL.Path == "/2/media/upload":
+			_, _ = w.Write([]byte(`{"data":{"id":"77","processing_info":{"state":"failed","error":{"code":1,"name":"InvalidMedia","message":"Invalid or Unsupported media"}}}}`))
+		case r.URL.Path == "/2/users/me":
+			_, _ = w.Write([]byte(`{"data":{"id":"1","username":"alice","name":"Alice"}}`))
+		default:
+			t.Errorf("unexpected %s %s", r.Method, r.URL.Path)
+		}
+	}))
+	defer srv.Close()
+	a := x.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
+	a.Poll = pubutil.Poller{Every: 5 * time.Millisecond}
+	r := &app.PublishRequest{Payload: twt("Video"), Media: []app.MediaFile{media("v", "video", "video/mp4", "mp4", tinyMP4())}}
+	_, err := a.Publish(context.Background(), &app.Token{AccessToken: "U"}, r)
+	var ne *app.NetworkError
+	require.ErrorAs(t, err, &ne)
+	require.Equal(t, app.ErrPermanent, ne.Class)
+	require.Equal(t, "Invalid or Unsupported media", ne.Message)
+	require.Empty(t, r.Resume["processing.media.0.0"])
+}
+
 func TestWeightedLengthAndStorm(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, 5, x.WeightedLength("hello"))
