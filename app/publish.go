@@ -687,10 +687,16 @@ func (s *Service) stillProcessing(t store.PublishTarget, callErr error, now time
 	}
 	var cp map[string]string
 	_ = json.Unmarshal(t.Checkpoints, &cp)
-	if since, err := time.Parse(time.RFC3339, cp["crier.processingSince"]); err == nil && now.Sub(since) > maxProcessingWait {
-		return time.Time{}, false
+	// Each attempt polls afresh, so the adapter's pause does not grow across attempts: the
+	// pipeline spaces them by a quarter of the time waited so far (at most 5 minutes).
+	pause := time.Second
+	if since, err := time.Parse(time.RFC3339, cp["crier.processingSince"]); err == nil {
+		if now.Sub(since) > maxProcessingWait {
+			return time.Time{}, false
+		}
+		pause = max(pause, min(now.Sub(since)/4, 5*time.Minute))
 	}
-	if next := now.Add(time.Second); ne.ResetAt.Before(next) {
+	if next := now.Add(pause); ne.ResetAt.Before(next) {
 		return next, true
 	}
 	return ne.ResetAt, true
