@@ -81,20 +81,14 @@ func (s *Service) Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, paylo
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
 	q := s.q.WithTx(tx)
-	id, err := q.InsertEvent(ctx, store.InsertEventParams{OrganizationID: orgID, Kind: kind, Payload: b})
+	ev, err := q.InsertEvent(ctx, store.InsertEventParams{OrganizationID: orgID, Kind: kind, Payload: b})
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
-	consumed := notificationForEvent(kind, b) != nil
-	if !consumed {
-		if consumed, err = q.HasWebhookSubscribers(ctx, store.HasWebhookSubscribersParams{OrganizationID: orgID, Kind: kind}); err != nil {
-			return fmt.Errorf("app: event %s: %w", kind, err)
-		}
-	}
-	if !consumed || s.jobs == nil {
+	if (!ev.Subscribed && notificationForEvent(kind, b) == nil) || s.jobs == nil {
 		return nil
 	}
-	if _, err := s.jobs.InsertTx(ctx, tx, FanOutEventArgs{EventID: id}, nil); err != nil {
+	if _, err := s.jobs.InsertTx(ctx, tx, FanOutEventArgs{EventID: ev.ID}, nil); err != nil {
 		return fmt.Errorf("app: event %s: enqueue fan-out: %w", kind, err)
 	}
 	return nil

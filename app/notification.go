@@ -88,6 +88,11 @@ func (s *Service) notify(ctx context.Context, tx pgx.Tx, orgID string, p Notific
 // notificationForEvent is the notification an event feeds, or nil. Emit enqueues a fan-out for
 // these kinds even without webhooks.
 func notificationForEvent(kind string, payload []byte) *NotificationParams {
+	switch kind {
+	case EventPostPublished, EventCreditLowBalance, EventCreditExhausted:
+	default:
+		return nil // no notification: don't decode the payload
+	}
 	var rec map[string]any
 	_ = json.Unmarshal(payload, &rec)
 	str := func(k string) string { v, _ := rec[k].(string); return v }

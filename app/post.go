@@ -665,7 +665,7 @@ func (s *Service) enqueueTarget(ctx context.Context, tx pgx.Tx, t store.PublishT
 	if at.After(s.now()) {
 		opts.ScheduledAt = at
 	}
-	if _, err := s.jobs.InsertTx(ctx, tx, PublishTargetArgs{TargetID: t.ID, Version: int(t.Version)}, opts); err != nil {
+	if _, err := s.jobs.InsertTx(ctx, tx, publishArgs(t), opts); err != nil {
 		return fmt.Errorf("app: enqueue publish: %w", err)
 	}
 	return nil

@@ -45,10 +45,18 @@ const (
 	maxPublishAttempts    = 8
 )
 
-// PublishTargetArgs publishes one version of one target.
+// PublishTargetArgs publishes one version of one target. PostID or CommentID names the target's
+// owner (it never changes) so tx1 locks it without reading the target first; jobs queued before
+// they were added read it.
 type PublishTargetArgs struct {
-	TargetID string `json:"target_id"`
-	Version  int    `json:"version"`
+	TargetID  string `json:"target_id"`
+	Version   int    `json:"version"`
+	PostID    string `json:"post_id,omitempty"`
+	CommentID string `json:"comment_id,omitempty"`
+}
+
+func publishArgs(t store.PublishTarget) PublishTargetArgs {
+	return PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
 }
 
 func (PublishTargetArgs) Kind() string { return "publish_target" }
@@ -110,22 +118,33 @@ var finalTargetStatuses = map[PostStatus]bool{PostPosted: true, PostError: true,
 
 // PublishTarget runs one job of the pipeline for a target version. complete is called in the
 // transaction that writes the job's outcome (or finds nothing to do).
-func (s *Service) PublishTarget(ctx context.Context, targetID string, version int, complete CompleteFunc) error {
+func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, complete CompleteFunc) error {
+	targetID, version := args.TargetID, args.Version
 	var at *attempt
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		t0, err := q.GetTarget(ctx, targetID)
+		owner := store.PublishTarget{ID: targetID, PostID: nonEmpty(args.PostID), CommentID: nonEmpty(args.CommentID)}
+		if owner.PostID == nil && owner.CommentID == nil {
+			t0, err := q.GetTarget(ctx, targetID)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return complete(ctx, tx) // the target was removed (network dropped from the post)
+			}
+			if err != nil {
+				return fmt.Errorf("app: publish: %w", err)
+			}
+			owner = t0
+		}
+		deleted, post, err := s.lockOwner(ctx, q, owner)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return complete(ctx, tx) // the target was removed (network dropped from the post)
+			return complete(ctx, tx) // the owner is gone, and its targets with it
 		}
-		if err != nil {
-			return fmt.Errorf("app: publish: %w", err)
-		}
-		deleted, _, err := s.lockOwner(ctx, q, t0)
 		if err != nil {
 			return err
 		}
 		t, err := q.GetTargetForUpdate(ctx, targetID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return complete(ctx, tx) // the target was removed (network dropped from the post)
+		}
 		if err != nil {
 			return fmt.Errorf("app: publish: %w", err)
 		}
@@ -141,9 +160,12 @@ func (s *Service) PublishTarget(ctx context.Context, targetID string, version in
 		if a.target, err = q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}); err != nil {
 			return fmt.Errorf("app: publish: %w", err)
 		}
-		if t.PostID != nil {
+		switch {
+		case post != nil && PostStatus(post.Status) == PostProcessing:
+			// another network of the post got there first
+		case t.PostID != nil:
 			err = q.MarkPostProcessing(ctx, *t.PostID)
-		} else {
+		default:
 			err = q.MarkCommentProcessing(ctx, *t.CommentID)
 		}
 		if err != nil {
@@ -585,6 +607,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 	n := Network(t0.Network)
 	now := s.now().UTC()
 	var t store.PublishTarget
+	var targets []store.PublishTarget // the post's targets once read (settling reads them otherwise)
 	if callErr == nil && pub != nil && pub.ExternalID != "" {
 		var extra []byte
 		if len(pub.Extra) > 0 {
@@ -597,14 +620,11 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		if deleted {
 			*orphan = &t
 		} else if t.Kind == targetPost {
-			released, err := q.ReleaseFirstComments(ctx, store.ReleaseFirstCommentsParams{PostID: t.PostID, Network: t.Network})
-			if err != nil {
-				return fmt.Errorf("app: first comment: %w", err)
+			if targets, err = q.ListPostTargets(ctx, []string{*t.PostID}); err != nil {
+				return fmt.Errorf("app: publish outcome: %w", err)
 			}
-			for _, fc := range released {
-				if err := s.enqueueTarget(ctx, tx, fc, now); err != nil {
-					return err
-				}
+			if targets, err = s.releaseFirstComments(ctx, tx, t, targets, now); err != nil {
+				return err
 			}
 		}
 	} else if until, ok := s.stillProcessing(t0, callErr, now); ok {
@@ -668,10 +688,37 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 			}
 		}
 	}
-	if err := s.settleOwner(ctx, tx, t, owner); err != nil {
+	if err := s.settleOwner(ctx, tx, t, owner, targets); err != nil {
 		return err
 	}
 	return complete(ctx, tx)
+}
+
+// releaseFirstComments schedules the first comments waiting for posted target t (when it has any)
+// and answers targets with their new rows.
+func (s *Service) releaseFirstComments(ctx context.Context, tx pgx.Tx, t store.PublishTarget, targets []store.PublishTarget, now time.Time) ([]store.PublishTarget, error) {
+	waiting := false
+	for _, x := range targets {
+		waiting = waiting || (x.Kind == targetFirstComment && x.Network == t.Network && PostStatus(x.Status) == targetWaiting)
+	}
+	if !waiting {
+		return targets, nil
+	}
+	released, err := s.q.WithTx(tx).ReleaseFirstComments(ctx, store.ReleaseFirstCommentsParams{PostID: t.PostID, Network: t.Network})
+	if err != nil {
+		return nil, fmt.Errorf("app: first comment: %w", err)
+	}
+	for _, fc := range released {
+		if err := s.enqueueTarget(ctx, tx, fc, now); err != nil {
+			return nil, err
+		}
+		for i := range targets {
+			if targets[i].ID == fc.ID {
+				targets[i] = fc
+			}
+		}
+	}
+	return targets, nil
 }
 
 // maxProcessingWait bounds how long a target waits for a network's async processing
@@ -705,7 +752,7 @@ func (s *Service) stillProcessing(t store.PublishTarget, callErr error, now time
 // settleOwner moves the post (or comment) along with its targets; when every target is final it
 // becomes POSTED (all posted) or ERROR (any failed: retry re-runs only those) and the event goes
 // into the outbox in this transaction.
-func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget, post *store.Post) error {
+func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget, post *store.Post, targets []store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	if t.PostID == nil {
 		return s.settleComment(ctx, tx, *t.CommentID)
@@ -716,9 +763,11 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if post.DeletedAt != nil {
 		return nil
 	}
-	targets, err := q.ListPostTargets(ctx, []string{post.ID})
-	if err != nil {
-		return fmt.Errorf("app: settle post: %w", err)
+	if targets == nil {
+		var err error
+		if targets, err = q.ListPostTargets(ctx, []string{post.ID}); err != nil {
+			return fmt.Errorf("app: settle post: %w", err)
+		}
 	}
 	status, errText, postedAt := settle(targets, targetPost)
 	if status == PostStatus(post.Status) {

@@ -31,7 +31,7 @@ func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTarg
 }
 
 func (w *publishWorker) publish(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
-	return w.svc.PublishTarget(ctx, job.Args.TargetID, job.Args.Version, func(ctx context.Context, tx pgx.Tx) error {
+	return w.svc.PublishTarget(ctx, job.Args, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	})

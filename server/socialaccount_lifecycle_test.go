@@ -89,9 +89,13 @@ func TestEveryNetworkLifecycle(t *testing.T) {
 			require.Equal(t, http.StatusNotFound, status)
 		})
 	}
-	purged, err := srv.Service.PurgeDueSocialAccounts(t.Context())
+	// River's periodic purge (run on start, which under load can come after the first disconnects)
+	// may have purged some already: what counts is that none is left.
+	_, err := srv.Service.PurgeDueSocialAccounts(t.Context())
 	require.NoError(t, err)
-	require.Equal(t, len(cases), purged)
+	var left int
+	require.NoError(t, srv.Pool.QueryRow(t.Context(), `SELECT count(*) FROM social_accounts WHERE team_id = $1`, team).Scan(&left))
+	require.Zero(t, left, "every disconnected account is purged")
 	res, b = do(t, http.MethodGet, srv.URL+"/api/v1/social-account/to-delete", "", "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, string(b), `"total":0`)

@@ -146,7 +146,9 @@ func (q *Queries) GetTeam(ctx context.Context, arg GetTeamParams) (Team, error) 
 }
 
 const insertEvent = `-- name: InsertEvent :one
-INSERT INTO events (organization_id, kind, payload) VALUES ($1, $2, $3) RETURNING id
+WITH e AS (INSERT INTO events (organization_id, kind, payload) VALUES ($1, $2, $3) RETURNING id)
+SELECT e.id, EXISTS (SELECT 1 FROM webhooks w WHERE w.organization_id = $1 AND w.active AND $2::text = ANY (w.events)) AS subscribed
+FROM e
 `
 
 type InsertEventParams struct {
@@ -155,11 +157,18 @@ type InsertEventParams struct {
 	Payload        []byte
 }
 
-func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) (string, error) {
+type InsertEventRow struct {
+	ID         string
+	Subscribed bool
+}
+
+// Stores an event and says whether an active webhook of the organization subscribes to its kind
+// (emit skips the fan-out otherwise), in one round trip.
+func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) (InsertEventRow, error) {
 	row := q.db.QueryRow(ctx, insertEvent, arg.OrganizationID, arg.Kind, arg.Payload)
-	var id string
-	err := row.Scan(&id)
-	return id, err
+	var i InsertEventRow
+	err := row.Scan(&i.ID, &i.Subscribed)
+	return i, err
 }
 
 const listOrganizationTeams = `-- name: ListOrganizationTeams :many

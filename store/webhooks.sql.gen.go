@@ -397,23 +397,6 @@ func (q *Queries) GetWebhookForUpdate(ctx context.Context, arg GetWebhookForUpda
 	return i, err
 }
 
-const hasWebhookSubscribers = `-- name: HasWebhookSubscribers :one
-SELECT EXISTS (SELECT 1 FROM webhooks WHERE organization_id = $1 AND active AND $2::text = ANY (events))
-`
-
-type HasWebhookSubscribersParams struct {
-	OrganizationID string
-	Kind           string
-}
-
-// Whether any active webhook of the organization subscribes to kind (emit skips the fan-out otherwise).
-func (q *Queries) HasWebhookSubscribers(ctx context.Context, arg HasWebhookSubscribersParams) (bool, error) {
-	row := q.db.QueryRow(ctx, hasWebhookSubscribers, arg.OrganizationID, arg.Kind)
-	var exists bool
-	err := row.Scan(&exists)
-	return exists, err
-}
-
 const listDeliveries = `-- name: ListDeliveries :many
 SELECT id, organization_id, webhook_id, event_id, event, payload, attempt, status, response_code, response_body, duration_ms, next_attempt_at, created_at, updated_at FROM webhook_deliveries
 WHERE webhook_id = $1 AND organization_id = $2

@@ -36,7 +36,11 @@ RETURNING *;
 SELECT id FROM organizations WHERE id = @id FOR UPDATE;
 
 -- name: InsertEvent :one
-INSERT INTO events (organization_id, kind, payload) VALUES (@organization_id, @kind, @payload) RETURNING id;
+-- Stores an event and says whether an active webhook of the organization subscribes to its kind
+-- (emit skips the fan-out otherwise), in one round trip.
+WITH e AS (INSERT INTO events (organization_id, kind, payload) VALUES (@organization_id, @kind, @payload) RETURNING id)
+SELECT e.id, EXISTS (SELECT 1 FROM webhooks w WHERE w.organization_id = @organization_id AND w.active AND @kind::text = ANY (w.events)) AS subscribed
+FROM e;
 
 -- name: ListOrganizationTeams :many
 SELECT * FROM teams WHERE organization_id = @organization_id AND deleted_at IS NULL ORDER BY created_at, id;

@@ -36,10 +36,6 @@ RETURNING *;
 -- name: DeleteWebhook :one
 DELETE FROM webhooks WHERE id = @id AND organization_id = @organization_id RETURNING *;
 
--- name: HasWebhookSubscribers :one
--- Whether any active webhook of the organization subscribes to kind (emit skips the fan-out otherwise).
-SELECT EXISTS (SELECT 1 FROM webhooks WHERE organization_id = @organization_id AND active AND @kind::text = ANY (events));
-
 -- name: GetEvent :one
 SELECT * FROM events WHERE id = @id;
 
