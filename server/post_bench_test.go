@@ -29,8 +29,10 @@ import (
 //   - burst: N posts (CRIER_BENCH_POSTS, default 300) due at the same moment, spread round-robin
 //     over the 15 networks, each post to CRIER_BENCH_FANOUT networks (default 1), with the media each
 //     network needs (a photo for Instagram, Pinterest, TikTok and Snapchat, a video for YouTube).
-//     Reports the time until every target is POSTED, posts/s, targets/s and lateness p50/p99 (mostly
-//     queueing: thousands due in the same second wait their turn);
+//     Reports the time until every target is POSTED, posts/s, targets/s, the pipeline's rate of first
+//     attempts (what River's raw rate is compared with: a target whose network is still processing
+//     media gets a later job that waits for the network, not the pipeline) and lateness p50/p99
+//     (mostly queueing: thousands due in the same second wait their turn);
 //   - paced: M posts (CRIER_BENCH_PACED, default N/5) due one after another at CRIER_BENCH_RATE
 //     posts/s (default 50), a steady load under capacity: lateness p50/p99 here is the pipeline's
 //     own delay from postDate to the worker's start.
@@ -309,6 +311,14 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last))
 	burst := lateness(b, srv, "Burst")
 	total := last.Sub(due)
+	// The pipeline's own rate, comparable with River's on no-op jobs all available at once: the
+	// jobs due at the burst's moment (first attempts; a network still processing media gets a later
+	// job, which waits for the network rather than for the pipeline) over the time until the last
+	// of them finished.
+	var firstJobs int
+	var firstDone time.Time
+	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT count(*), max(finalized_at) FROM river_job WHERE kind = 'publish_target' AND scheduled_at <= $1`, due).Scan(&firstJobs, &firstDone))
+	jobsPerSec := float64(firstJobs) / firstDone.Sub(due).Seconds()
 
 	// Paced: the same client, posts due one after another under capacity.
 	var paced []float64
@@ -335,7 +345,8 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	rows := [][2]string{
 		{"burst: time until all POSTED", fmt.Sprintf("%.2f s", total.Seconds())},
 		{"burst: posts/s", fmt.Sprintf("%.0f", float64(cfg.posts)/total.Seconds())},
-		{"burst: targets/s (pipeline)", fmt.Sprintf("%.0f", targetsPerSec)},
+		{"burst: targets/s (until all POSTED)", fmt.Sprintf("%.0f", targetsPerSec)},
+		{"burst: first attempts/s (pipeline)", fmt.Sprintf("%.0f", jobsPerSec)},
 		{"burst: lateness p50 (postDate → attempt)", fmt.Sprintf("%.3f s", pct(burst, 0.50))},
 		{"burst: lateness p99", fmt.Sprintf("%.3f s", pct(burst, 0.99))},
 	}
@@ -346,7 +357,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	}
 	rows = append(rows,
 		[2]string{"River no-op jobs/s (same settings)", fmt.Sprintf("%.0f", rawPerSec)},
-		[2]string{"pipeline / River raw", fmt.Sprintf("%.2f", targetsPerSec/rawPerSec)})
+		[2]string{"pipeline (first attempts/s) / River raw", fmt.Sprintf("%.2f", jobsPerSec/rawPerSec)})
 	for _, row := range rows {
 		fmt.Printf("| %-44s | %12s |\n", row[0], row[1])
 	}
@@ -362,6 +373,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	b.ReportMetric(pct(burst, 0.99), "s-burst-late-p99")
 	b.ReportMetric(pct(paced, 0.99), "s-paced-late-p99")
 	b.ReportMetric(rawPerSec, "river-jobs/s")
+	b.ReportMetric(jobsPerSec/rawPerSec, "ratio")
 }
 
 // riverNoopThroughput runs n no-op jobs through River alone with the publish queue's workers and
