@@ -200,8 +200,6 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 8)
 }
 
-// Documented shapes (learn.microsoft.com/linkedin): images initializeUpload, the 201 of POST
-// /rest/posts with x-restli-id, and the error body.
 // A video still processing past pubutil.InlineWait ends the attempt with app.ErrProcessing (no
 // worker waits); the next attempt, resumed from the checkpoints, polls the same video and creates
 // the post once.
@@ -211,27 +209,13 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.LinkedIn, "alice")
 	a := nets.Adapters[app.LinkedIn].(*linkedin.Adapter)
-	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
-	saved := map[string]string{}
-	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
 	r := &app.PublishRequest{AttemptKey: "k1", Network: app.LinkedIn, Payload: li("A slow video"),
-		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}, Checkpoint: checkpoint}
-	start := time.Now()
-	_, err := a.Publish(ctx, tok, r)
-	require.Error(t, err)
-	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
-	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
-	var ne *app.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.ResetAt.After(time.Now()))
+		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}}
+	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.True(t, strings.HasPrefix(saved["media.0"], "urn:li:video:"))
 	require.Empty(t, posts(nets, sandbox.KindPost))
 
-	resume := map[string]string{}
-	for k, v := range saved {
-		resume[k] = v
-	}
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.LinkedIn, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	p, err := a.Publish(ctx, tok, saved.Wire(&app.PublishRequest{AttemptKey: "k1", Network: app.LinkedIn, Payload: r.Payload, Media: r.Media}))
 	require.NoError(t, err)
 	held := posts(nets, sandbox.KindPost)
 	require.Len(t, held, 1)
@@ -240,6 +224,8 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	require.Len(t, nets.Sandbox.Held(app.LinkedIn, sandbox.KindMedia), 1, "the video is uploaded once")
 }
 
+// Documented shapes (learn.microsoft.com/linkedin): images initializeUpload, the 201 of POST
+// /rest/posts with x-restli-id, and the error body.
 func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	t.Parallel()
 	var post map[string]any

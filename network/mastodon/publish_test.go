@@ -104,30 +104,16 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Mastodon, "alice")
 	a := nets.Adapters[app.Mastodon].(*mastodon.Adapter)
-	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
 	ctx := context.Background()
 	video, err := os.ReadFile("../../media/testdata/sample.mp4")
 	require.NoError(t, err)
-	saved := map[string]string{}
-	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
 	r := &app.PublishRequest{AttemptKey: "post-1:mastodon", Network: app.Mastodon, Payload: &app.MastodonPayload{Text: "A slow video"},
-		Media: []app.MediaFile{file("u1", "video", "video/mp4", video)}, Checkpoint: checkpoint}
-	start := time.Now()
-	_, err = a.Publish(ctx, tok, r)
-	require.Error(t, err)
-	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
-	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
-	var ne *app.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.ResetAt.After(time.Now()))
+		Media: []app.MediaFile{file("u1", "video", "video/mp4", video)}}
+	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.NotEmpty(t, saved["media:u1"])
 	require.Empty(t, nets.Sandbox.Held(app.Mastodon, sandbox.KindPost))
 
-	resume := map[string]string{}
-	for k, v := range saved {
-		resume[k] = v
-	}
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: r.AttemptKey, Network: app.Mastodon, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	p, err := a.Publish(ctx, tok, saved.Wire(&app.PublishRequest{AttemptKey: r.AttemptKey, Network: app.Mastodon, Payload: r.Payload, Media: r.Media}))
 	require.NoError(t, err)
 	posts := nets.Sandbox.Held(app.Mastodon, sandbox.KindPost)
 	require.Len(t, posts, 1)

@@ -205,8 +205,6 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 5)
 }
 
-// Documented shapes: /api/submit's json answer, /api/media/asset.json's lease, the S3 XML answer,
-// /api/info listings, and a RATELIMIT error in json.errors.
 // A video post Reddit is still processing (not listed yet) past pubutil.InlineWait ends the
 // attempt with app.ErrProcessing (no worker waits); the next attempt, resumed from the
 // checkpoints, reads the post back instead of uploading or submitting again.
@@ -216,31 +214,17 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Reddit, "alice")
 	a := nets.Adapters[app.Reddit].(*reddit.Adapter)
-	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
 	login := "alice"
-	saved := map[string]string{}
-	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
 	thumb := media("th1", "image", "image/png", "png", tinyPNG(t))
 	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Reddit, Account: &app.SocialAccount{Username: &login},
 		Payload: &app.RedditPayload{SR: "sandboxtest", Text: "A slow video"}, Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())},
-		Thumbnail: &thumb, Checkpoint: checkpoint}
-	start := time.Now()
-	_, err := a.Publish(ctx, tok, r)
-	require.Error(t, err)
-	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
-	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
-	var ne *app.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.ResetAt.After(time.Now()))
+		Thumbnail: &thumb}
+	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.Equal(t, "1", saved["submitted"])
 	uploads := len(nets.Sandbox.Held(app.Reddit, sandbox.KindMedia))
 
-	resume := map[string]string{}
-	for k, v := range saved {
-		resume[k] = v
-	}
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Reddit, Account: r.Account, Payload: r.Payload, Media: r.Media,
-		Thumbnail: r.Thumbnail, Resume: resume, Checkpoint: checkpoint})
+	p, err := a.Publish(ctx, tok, saved.Wire(&app.PublishRequest{AttemptKey: "k1", Network: app.Reddit, Account: r.Account, Payload: r.Payload, Media: r.Media,
+		Thumbnail: r.Thumbnail}))
 	require.NoError(t, err)
 	held := posts(nets, sandbox.KindPost)
 	require.Len(t, held, 1, "submitted once")
@@ -250,6 +234,8 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	require.Len(t, nets.Sandbox.Held(app.Reddit, sandbox.KindMedia), uploads, "the video and poster are uploaded once")
 }
 
+// Documented shapes: /api/submit's json answer, /api/media/asset.json's lease, the S3 XML answer,
+// /api/info listings, and a RATELIMIT error in json.errors.
 func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	t.Parallel()
 	var submitted, s3 url.Values

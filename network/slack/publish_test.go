@@ -174,29 +174,15 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Slack, "alice")
 	a := nets.Adapters[app.Slack].(*slack.Adapter)
-	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
-	saved := map[string]string{}
-	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
 	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: &app.ChatPayload{ChannelID: chans[0].ID, Text: "A slow share"},
-		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}, Checkpoint: checkpoint}
-	start := time.Now()
-	_, err = a.Publish(ctx, tok, r)
-	require.Error(t, err)
-	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the share")
-	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
-	var ne *app.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.ResetAt.After(time.Now()))
+		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}}
+	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.NotEmpty(t, saved["files"])
 	require.Equal(t, "1", saved["shared"])
 
-	resume := map[string]string{}
-	for k, v := range saved {
-		resume[k] = v
-	}
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	p, err := a.Publish(ctx, tok, saved.Wire(&app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: r.Payload, Media: r.Media}))
 	require.NoError(t, err)
 	held := posts(nets, sandbox.KindPost)
 	require.Len(t, held, 1, "shared once")

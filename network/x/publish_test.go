@@ -214,27 +214,13 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	nets := sandboxtest.Start(t)
 	tok := nets.Connect(t, app.Twitter, "alice")
 	a := nets.Adapters[app.Twitter].(*x.Adapter)
-	a.Poll = pubutil.Poller{Every: 2 * pubutil.InlineWait} // the first pause is not inline: the attempt yields
-	saved := map[string]string{}
-	checkpoint := func(_ context.Context, k, v string) error { saved[k] = v; return nil }
 	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Twitter, Payload: twt("A slow video"),
-		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}, Checkpoint: checkpoint}
-	start := time.Now()
-	_, err := a.Publish(ctx, tok, r)
-	require.Error(t, err)
-	require.Less(t, time.Since(start), pubutil.InlineWait, "the attempt does not wait for the video")
-	require.Equal(t, app.ErrProcessing, app.ClassOf(err))
-	var ne *app.NetworkError
-	require.ErrorAs(t, err, &ne)
-	require.True(t, ne.ResetAt.After(time.Now()))
+		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}}
+	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.NotEmpty(t, saved["processing.media.0.0"])
 	require.Empty(t, posts(nets, sandbox.KindPost))
 
-	resume := map[string]string{}
-	for k, v := range saved {
-		resume[k] = v
-	}
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Network: app.Twitter, Payload: r.Payload, Media: r.Media, Resume: resume, Checkpoint: checkpoint})
+	p, err := a.Publish(ctx, tok, saved.Wire(&app.PublishRequest{AttemptKey: "k1", Network: app.Twitter, Payload: r.Payload, Media: r.Media}))
 	require.NoError(t, err)
 	held := posts(nets, sandbox.KindPost)
 	require.Len(t, held, 1)
