@@ -773,17 +773,22 @@ func (s *Service) ListPosts(ctx context.Context, f PostFilter, page Page) ([]Pos
 // postViews builds the records of posts: targets become errors, externalData and (when the
 // organization shows verbose errors) errorsVerbose; links adds uploads and social accounts.
 func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]Post, error) {
-	return s.postViewsWith(ctx, q, rows, nil, links)
+	return s.postViewsWith(ctx, q, rows, nil, nil, links)
 }
 
-// postViewsWith is postViews with the posts' targets already read (nil: read them).
-func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, links bool) ([]Post, error) {
+// postViewsWith is postViews with the posts' targets and the organization's showVerboseErrors
+// already read (nil: read them).
+func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, verbose *bool, links bool) ([]Post, error) {
 	if len(rows) == 0 {
 		return []Post{}, nil
 	}
-	org, err := q.GetOrganization(ctx, rows[0].OrganizationID)
-	if err != nil {
-		return nil, notFoundOr(err, "Organization", "app: post view")
+	var err error
+	if verbose == nil {
+		org, err := q.GetOrganization(ctx, rows[0].OrganizationID)
+		if err != nil {
+			return nil, notFoundOr(err, "Organization", "app: post view")
+		}
+		verbose = &org.ShowVerboseErrors
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
@@ -816,7 +821,7 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 	out := make([]Post, len(rows))
 	for i, r := range rows {
 		p := postFromRow(r)
-		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], targetPost, org.ShowVerboseErrors)
+		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], targetPost, *verbose)
 		if links {
 			p.Uploads = upLinks[r.ID]
 			if p.Uploads == nil {

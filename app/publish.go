@@ -134,7 +134,7 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 			}
 			owner = t0
 		}
-		deleted, post, err := s.lockOwner(ctx, q, owner)
+		locked, err := s.lockOwner(ctx, q, owner)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return complete(ctx, tx) // the owner is gone, and its targets with it
 		}
@@ -149,7 +149,7 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 			return fmt.Errorf("app: publish: %w", err)
 		}
 		st := PostStatus(t.Status)
-		if int(t.Version) != version || deleted || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
+		if int(t.Version) != version || locked.deleted || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
@@ -157,20 +157,11 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
 		}
 		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
-		if a.target, err = q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}); err != nil {
-			return fmt.Errorf("app: publish: %w", err)
-		}
-		switch {
-		case post != nil && PostStatus(post.Status) == PostProcessing:
-			// another network of the post got there first
-		case t.PostID != nil:
-			err = q.MarkPostProcessing(ctx, *t.PostID)
-		default:
-			err = q.MarkCommentProcessing(ctx, *t.CommentID)
-		}
+		started, err := q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}) // and the owner PROCESSING
 		if err != nil {
 			return fmt.Errorf("app: publish: %w", err)
 		}
+		a.target = store.PublishTarget(started)
 		at = a
 		return nil
 	})
@@ -212,22 +203,28 @@ func (s *Service) abandonAttempt(ctx context.Context, targetID string, startedAt
 	_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &startedAt})
 }
 
-// lockOwner locks the post or comment of a target (always before the target: one lock order), says
-// whether it is deleted and answers the locked post (nil for a comment's target), so the outcome's
-// transaction settles the post without reading it again.
-func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (bool, *store.Post, error) {
+// lockedOwner is a target's owner as tx1 and tx2 lock it.
+type lockedOwner struct {
+	deleted bool
+	post    *store.Post // nil for a comment's target
+	verbose bool        // the organization's showVerboseErrors (a post's event view)
+}
+
+// lockOwner locks the post or comment of a target (always before the target: one lock order) and
+// answers it, so the outcome's transaction settles the post without reading it again.
+func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (lockedOwner, error) {
 	if t.PostID != nil {
 		p, err := q.LockPostByID(ctx, *t.PostID)
 		if err != nil {
-			return false, nil, fmt.Errorf("app: publish: lock post: %w", err)
+			return lockedOwner{}, fmt.Errorf("app: publish: lock post: %w", err)
 		}
-		return p.DeletedAt != nil, &p, nil
+		return lockedOwner{deleted: p.Post.DeletedAt != nil, post: &p.Post, verbose: p.ShowVerboseErrors}, nil
 	}
 	c, err := q.LockCommentByID(ctx, *t.CommentID)
 	if err != nil {
-		return false, nil, fmt.Errorf("app: publish: lock comment: %w", err)
+		return lockedOwner{}, fmt.Errorf("app: publish: lock comment: %w", err)
 	}
-	return c.DeletedAt != nil, nil, nil
+	return lockedOwner{deleted: c.DeletedAt != nil}, nil
 }
 
 // permanent builds a refusal that is Crier's own (no network answer).
@@ -600,7 +597,7 @@ func userFacing(err error, class ErrorClass) string {
 func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	t0 := at.target
-	deleted, owner, err := s.lockOwner(ctx, q, t0) // the outcome's UPDATE then locks the target
+	owner, err := s.lockOwner(ctx, q, t0) // the outcome's UPDATE then locks the target
 	if err != nil {
 		return err
 	}
@@ -617,7 +614,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		if err != nil {
 			return fmt.Errorf("app: publish outcome: %w", err)
 		}
-		if deleted {
+		if owner.deleted {
 			*orphan = &t
 		} else if t.Kind == targetPost {
 			if targets, err = q.ListPostTargets(ctx, []string{*t.PostID}); err != nil {
@@ -752,7 +749,7 @@ func (s *Service) stillProcessing(t store.PublishTarget, callErr error, now time
 // settleOwner moves the post (or comment) along with its targets; when every target is final it
 // becomes POSTED (all posted) or ERROR (any failed: retry re-runs only those) and the event goes
 // into the outbox in this transaction.
-func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget, post *store.Post, targets []store.PublishTarget) error {
+func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTarget, owner lockedOwner, targets []store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	if t.PostID == nil {
 		return s.settleComment(ctx, tx, *t.CommentID)
@@ -760,6 +757,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if t.Kind != targetPost {
 		return nil // first comments do not move their post
 	}
+	post := owner.post
 	if post.DeletedAt != nil {
 		return nil
 	}
@@ -780,7 +778,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if status != PostPosted && status != PostError {
 		return nil
 	}
-	views, err := s.postViewsWith(ctx, q, []store.Post{row}, targets, false)
+	views, err := s.postViewsWith(ctx, q, []store.Post{row}, targets, &owner.verbose, false)
 	if err != nil {
 		return err
 	}

@@ -981,52 +981,42 @@ func (q *Queries) LockOrganizationQuota(ctx context.Context, organizationID stri
 }
 
 const lockPostByID = `-- name: LockPostByID :one
-SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = $1 FOR UPDATE
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, o.show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+WHERE p.id = $1 FOR UPDATE OF p
 `
 
-func (q *Queries) LockPostByID(ctx context.Context, id string) (Post, error) {
+type LockPostByIDRow struct {
+	Post              Post
+	ShowVerboseErrors bool
+}
+
+// The post, locked, with its organization's showVerboseErrors (what its event's view needs).
+func (q *Queries) LockPostByID(ctx context.Context, id string) (LockPostByIDRow, error) {
 	row := q.db.QueryRow(ctx, lockPostByID, id)
-	var i Post
+	var i LockPostByIDRow
 	err := row.Scan(
-		&i.ID,
-		&i.OrganizationID,
-		&i.TeamID,
-		&i.CreatedByID,
-		&i.Title,
-		&i.ReferenceKey,
-		&i.PostDate,
-		&i.PostedDate,
-		&i.Status,
-		&i.SocialAccountTypes,
-		&i.Data,
-		&i.FirstComment,
-		&i.Error,
-		&i.ReviewNote,
-		&i.RetryCount,
-		&i.CountedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.DeletedAt,
+		&i.Post.ID,
+		&i.Post.OrganizationID,
+		&i.Post.TeamID,
+		&i.Post.CreatedByID,
+		&i.Post.Title,
+		&i.Post.ReferenceKey,
+		&i.Post.PostDate,
+		&i.Post.PostedDate,
+		&i.Post.Status,
+		&i.Post.SocialAccountTypes,
+		&i.Post.Data,
+		&i.Post.FirstComment,
+		&i.Post.Error,
+		&i.Post.ReviewNote,
+		&i.Post.RetryCount,
+		&i.Post.CountedAt,
+		&i.Post.CreatedAt,
+		&i.Post.UpdatedAt,
+		&i.Post.DeletedAt,
+		&i.ShowVerboseErrors,
 	)
 	return i, err
-}
-
-const markCommentProcessing = `-- name: MarkCommentProcessing :exec
-UPDATE comments SET status = 'PROCESSING', updated_at = now() WHERE id = $1 AND status IN ('SCHEDULED', 'RETRYING')
-`
-
-func (q *Queries) MarkCommentProcessing(ctx context.Context, id string) error {
-	_, err := q.db.Exec(ctx, markCommentProcessing, id)
-	return err
-}
-
-const markPostProcessing = `-- name: MarkPostProcessing :exec
-UPDATE posts SET status = 'PROCESSING', updated_at = now() WHERE id = $1 AND status IN ('SCHEDULED', 'RETRYING')
-`
-
-func (q *Queries) MarkPostProcessing(ctx context.Context, id string) error {
-	_, err := q.db.Exec(ctx, markPostProcessing, id)
-	return err
 }
 
 const reconnectCandidates = `-- name: ReconnectCandidates :many
@@ -1492,9 +1482,18 @@ func (q *Queries) SetTargetStatus(ctx context.Context, arg SetTargetStatusParams
 }
 
 const startAttempt = `-- name: StartAttempt :one
-UPDATE publish_targets SET status = 'PROCESSING', attempts = attempts + 1, attempt_started_at = $1, updated_at = now()
-WHERE id = $2
-RETURNING id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at
+WITH started AS (
+    UPDATE publish_targets t SET status = 'PROCESSING', attempts = t.attempts + 1, attempt_started_at = $1, updated_at = now()
+    WHERE t.id = $2
+    RETURNING t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at
+), post_owner AS (
+    UPDATE posts p SET status = 'PROCESSING', updated_at = now()
+    WHERE p.id = (SELECT s.post_id FROM started s) AND p.status IN ('SCHEDULED', 'RETRYING')
+), comment_owner AS (
+    UPDATE comments c SET status = 'PROCESSING', updated_at = now()
+    WHERE c.id = (SELECT s.comment_id FROM started s) AND c.status IN ('SCHEDULED', 'RETRYING')
+)
+SELECT id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at FROM started
 `
 
 type StartAttemptParams struct {
@@ -1502,9 +1501,39 @@ type StartAttemptParams struct {
 	ID        string
 }
 
-func (q *Queries) StartAttempt(ctx context.Context, arg StartAttemptParams) (PublishTarget, error) {
+type StartAttemptRow struct {
+	ID               string
+	OrganizationID   string
+	Kind             string
+	PostID           *string
+	CommentID        *string
+	Network          string
+	SocialAccountID  *string
+	Status           string
+	Payload          []byte
+	AttemptKey       string
+	Attempts         int32
+	AttemptStartedAt *time.Time
+	OutcomeUnknown   bool
+	Checkpoints      []byte
+	Version          int32
+	DueAt            *time.Time
+	NextAttemptAt    *time.Time
+	ExternalID       *string
+	Permalink        *string
+	Extra            []byte
+	Error            *string
+	ErrorVerbose     []byte
+	PostedAt         *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+// Records an attempt and moves its owner (post or comment, locked by the caller) to PROCESSING
+// when it is SCHEDULED or RETRYING, in one statement.
+func (q *Queries) StartAttempt(ctx context.Context, arg StartAttemptParams) (StartAttemptRow, error) {
 	row := q.db.QueryRow(ctx, startAttempt, arg.StartedAt, arg.ID)
-	var i PublishTarget
+	var i StartAttemptRow
 	err := row.Scan(
 		&i.ID,
 		&i.OrganizationID,

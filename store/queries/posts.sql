@@ -31,9 +31,6 @@ UPDATE posts SET status = @status, error = sqlc.narg('error'), posted_date = sql
 WHERE id = @id
 RETURNING *;
 
--- name: MarkPostProcessing :exec
-UPDATE posts SET status = 'PROCESSING', updated_at = now() WHERE id = @id AND status IN ('SCHEDULED', 'RETRYING');
-
 -- name: DeletePost :one
 UPDATE posts SET status = 'DELETED', deleted_at = now(), updated_at = now() WHERE id = @id RETURNING *;
 
@@ -107,9 +104,6 @@ UPDATE comments SET status = @status, error = sqlc.narg('error'), posted_date = 
 WHERE id = @id
 RETURNING *;
 
--- name: MarkCommentProcessing :exec
-UPDATE comments SET status = 'PROCESSING', updated_at = now() WHERE id = @id AND status IN ('SCHEDULED', 'RETRYING');
-
 -- name: DeleteComment :one
 UPDATE comments SET status = 'DELETED', deleted_at = now(), updated_at = now() WHERE id = @id RETURNING *;
 
@@ -164,9 +158,20 @@ WHERE id = @id
 RETURNING *;
 
 -- name: StartAttempt :one
-UPDATE publish_targets SET status = 'PROCESSING', attempts = attempts + 1, attempt_started_at = @started_at, updated_at = now()
-WHERE id = @id
-RETURNING *;
+-- Records an attempt and moves its owner (post or comment, locked by the caller) to PROCESSING
+-- when it is SCHEDULED or RETRYING, in one statement.
+WITH started AS (
+    UPDATE publish_targets t SET status = 'PROCESSING', attempts = t.attempts + 1, attempt_started_at = @started_at, updated_at = now()
+    WHERE t.id = @id
+    RETURNING t.*
+), post_owner AS (
+    UPDATE posts p SET status = 'PROCESSING', updated_at = now()
+    WHERE p.id = (SELECT s.post_id FROM started s) AND p.status IN ('SCHEDULED', 'RETRYING')
+), comment_owner AS (
+    UPDATE comments c SET status = 'PROCESSING', updated_at = now()
+    WHERE c.id = (SELECT s.comment_id FROM started s) AND c.status IN ('SCHEDULED', 'RETRYING')
+)
+SELECT * FROM started;
 
 -- name: SaveCheckpoint :execrows
 UPDATE publish_targets SET checkpoints = checkpoints || jsonb_build_object(@key::text, @value::text), updated_at = now()
@@ -217,7 +222,9 @@ WHERE social_account_id = @social_account_id AND kind = ANY(@kinds::text[]) AND 
 UPDATE publish_targets SET social_account_id = @social_account_id, updated_at = now() WHERE id = @id RETURNING *;
 
 -- name: LockPostByID :one
-SELECT * FROM posts WHERE id = @id FOR UPDATE;
+-- The post, locked, with its organization's showVerboseErrors (what its event's view needs).
+SELECT sqlc.embed(p), o.show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+WHERE p.id = @id FOR UPDATE OF p;
 
 -- name: LockCommentByID :one
 SELECT * FROM comments WHERE id = @id FOR UPDATE;
