@@ -1194,6 +1194,20 @@ func errOr(err, fallback error) error {
 	return fallback
 }
 
+// lockPostInReview locks a live post of the organization for a review decision (done: "approved",
+// "sent back"); only a post in REVIEW can take one.
+func lockPostInReview(ctx context.Context, q *store.Queries, orgID, id, done string) (store.Post, error) {
+	row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: orgID})
+	if err != nil || row.DeletedAt != nil {
+		return row, notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: review post")
+	}
+	if row.Status != string(PostReview) {
+		msg := "Only a post in REVIEW can be " + done
+		return row, Invalid("Validation failed: status: "+msg, Issue{Code: IssueCustom, Message: msg, Path: []any{"status"}})
+	}
+	return row, nil
+}
+
 // ApprovePost schedules a post awaiting review (ADMIN or OWNER). A date already past publishes now.
 func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
 	pr, err := authorize(PrincipalFrom(ctx), ActReviewPosts)
@@ -1202,13 +1216,9 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
 	}
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
-		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: approve post")
-		}
-		if row.Status != string(PostReview) {
-			return Invalid("Validation failed: status: Only a post in REVIEW can be approved",
-				Issue{Code: IssueCustom, Message: "Only a post in REVIEW can be approved", Path: []any{"status"}})
+		row, err := lockPostInReview(ctx, q, pr.OrganizationID, id, "approved")
+		if err != nil {
+			return err
 		}
 		cur := postFromRow(row)
 		in, err := s.postInput(&cur, PostParams{Status: ptr(PostScheduled)})
@@ -1260,13 +1270,9 @@ func (s *Service) RejectPost(ctx context.Context, id, note string) (*Post, error
 	}
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
-		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: reject post")
-		}
-		if row.Status != string(PostReview) {
-			return Invalid("Validation failed: status: Only a post in REVIEW can be sent back",
-				Issue{Code: IssueCustom, Message: "Only a post in REVIEW can be sent back", Path: []any{"status"}})
+		row, err := lockPostInReview(ctx, q, pr.OrganizationID, id, "sent back")
+		if err != nil {
+			return err
 		}
 		cur := postFromRow(row)
 		in, err := s.postInput(&cur, PostParams{Status: ptr(PostDraft)})

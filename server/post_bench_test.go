@@ -140,17 +140,11 @@ func newBenchFleet(b *testing.B, srv *servertest.Server, posts, fanout int) *ben
 	}
 	res, body := postFile(b, srv, f.key, "", "", mediatest.JPEG(1080, 1080))
 	require.Equal(b, http.StatusOK, res.StatusCode, string(body))
-	f.photo = decodeID(b, body)
+	f.photo = decodeUpload(b, body).ID
 	res, body = postFile(b, srv, f.key, "", "", mediatest.Fixture(b, "sample.mp4"))
 	require.Equal(b, http.StatusOK, res.StatusCode, string(body))
-	f.video = decodeID(b, body)
+	f.video = decodeUpload(b, body).ID
 	return f
-}
-
-func decodeID(b *testing.B, body []byte) string {
-	var u struct{ ID string }
-	require.NoError(b, json.Unmarshal(body, &u), string(body))
-	return u.ID
 }
 
 // connect connects network n on team and picks what its posts need: the page/channel set-channel

@@ -85,7 +85,7 @@ func rawDo(t *testing.T, method, u string, body []byte) (*http.Response, []byte)
 	return res, b
 }
 
-func decodeUpload(t *testing.T, b []byte) uploadAnswer {
+func decodeUpload(t testing.TB, b []byte) uploadAnswer {
 	t.Helper()
 	var u uploadAnswer
 	require.NoError(t, json.Unmarshal(b, &u), string(b))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/pubutil"
 )
 
 // Publishing: POST /channels/{id}/messages with the bot token — JSON {content} for text, multipart
@@ -48,24 +49,9 @@ func (a *Adapter) published(t *app.Token, channel, id string) *app.Published {
 		Extra: map[string]string{"channel": channel, "guild": t.Secrets["guildId"]}}
 }
 
-func chatPayload(req *app.PublishRequest) (*app.ChatPayload, string, error) {
-	p, ok := req.Payload.(*app.ChatPayload)
-	if !ok || p == nil {
-		return nil, "", &app.NetworkError{Network: app.Discord, Class: app.ErrPermanent, Code: "payload", Message: "not a Discord payload"}
-	}
-	channel := p.ChannelID
-	if channel == "" && req.Channel != nil {
-		channel = req.Channel.ID
-	}
-	if channel == "" {
-		return nil, "", &app.NetworkError{Network: app.Discord, Class: app.ErrPermanent, Code: "channel", Message: "no channelId"}
-	}
-	return p, channel, nil
-}
-
 // Publish posts the message (text and attachments) to the payload's channel.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, channel, err := chatPayload(req)
+	p, channel, err := pubutil.Chat(app.Discord, req)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +155,7 @@ func copyFile(ctx context.Context, mw *multipart.Writer, field, name string, f a
 // Find answers the message an earlier attempt sent: by its checkpointed id, else among the
 // channel's last 50 messages the bot's one with the attempt's nonce or text, sent after it began.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, channel, err := chatPayload(req)
+	p, channel, err := pubutil.Chat(app.Discord, req)
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,23 @@ func Refused(n app.Network, format string, args ...any) *app.NetworkError {
 	return &app.NetworkError{Network: n, Class: app.ErrPermanent, Code: "crier_refused", Message: fmt.Sprintf(format, args...)}
 }
 
+// Chat answers a Discord or Slack post's payload and its channel: the payload's channelId, else
+// the account's chosen channel.
+func Chat(n app.Network, req *app.PublishRequest) (*app.ChatPayload, string, error) {
+	p, ok := req.Payload.(*app.ChatPayload)
+	if !ok || p == nil {
+		return nil, "", Refused(n, "the post has no %s payload", n)
+	}
+	channel := p.ChannelID
+	if channel == "" && req.Channel != nil {
+		channel = req.Channel.ID
+	}
+	if channel == "" {
+		return nil, "", Refused(n, "no channelId")
+	}
+	return p, channel, nil
+}
+
 // Poller waits between polls of an async flow: Every at first, growing by half up to Max.
 type Poller struct {
 	Every, Max time.Duration

@@ -30,21 +30,6 @@ type postAnswer struct {
 	TS      string `json:"ts"`
 }
 
-func chatPayload(req *app.PublishRequest) (*app.ChatPayload, string, error) {
-	p, ok := req.Payload.(*app.ChatPayload)
-	if !ok || p == nil {
-		return nil, "", &app.NetworkError{Network: app.Slack, Class: app.ErrPermanent, Code: "payload", Message: "not a Slack payload"}
-	}
-	channel := p.ChannelID
-	if channel == "" && req.Channel != nil {
-		channel = req.Channel.ID
-	}
-	if channel == "" {
-		return nil, "", &app.NetworkError{Network: app.Slack, Class: app.ErrPermanent, Code: "channel_not_found", Message: "no channelId"}
-	}
-	return p, channel, nil
-}
-
 // Permalink is Slack's archive link form, used when chat.getPermalink cannot be read.
 func Permalink(channel, ts string) string {
 	return "https://slack.com/archives/" + channel + "/p" + strings.ReplaceAll(ts, ".", "")
@@ -68,7 +53,7 @@ func (a *Adapter) published(ctx context.Context, t *app.Token, channel, ts strin
 
 // Publish posts the message (and its files) to the payload's channel.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, channel, err := chatPayload(req)
+	p, channel, err := pubutil.Chat(app.Slack, req)
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +233,7 @@ func (a *Adapter) history(ctx context.Context, t *app.Token, q url.Values) ([]hi
 // Find answers the message of an earlier attempt: by its checkpointed ts, by a shared file, else
 // the bot's message with the payload's text posted after the attempt began.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, channel, err := chatPayload(req)
+	p, channel, err := pubutil.Chat(app.Slack, req)
 	if err != nil {
 		return nil, err
 	}
