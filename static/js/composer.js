@@ -133,10 +133,9 @@
       }
     });
     before = null;
-    if (ticked) {
-      var form = document.getElementById("composer-form");
-      if (form) form.dispatchEvent(new Event("change", { bubbles: true }));
-    }
+    // From the grid (it bubbles to the form): what listens for the grid's changes, such as
+    // Instagram's slides, hears it too.
+    if (ticked) target.dispatchEvent(new Event("change", { bubbles: true }));
   });
 
 
