@@ -35,8 +35,15 @@ type NetworkSpec struct {
 // Brand is how the dashboard draws a network.
 type Brand struct {
 	Color string // the mark's tile colour (#rrggbb)
+	// Border outlines the tile when Color is too light to stand out on the page ("" for none).
+	Border string
 	// Icon is the inner SVG markup of a 32×32 viewBox: a simplified, recognisable glyph drawn on Color.
+	// It is trusted markup, written in the network's package (never from input).
 	Icon string
+	// Monogram is the network's two-letter tile where no mark is drawn (the home page's status list).
+	Monogram string
+	// HandlePrefix starts an account's handle ("u/" on Reddit); "" means "@".
+	HandlePrefix string
 }
 
 // Compose is the composer's tab of a network.
@@ -45,22 +52,61 @@ type Compose struct {
 	// Preview is the preview's layout: "feed" (text first), "visual" (media first), "video",
 	// "reddit" or "chat".
 	Preview string
+	// FirstComment offers a first comment in the tab (posted as a reply right after the post).
+	FirstComment bool
 }
+
+// SharedTextHint is the hint of a network's text field: it overrides the composer's shared text.
+const SharedTextHint = "Leave empty to use the shared text."
 
 // FieldKind says how a composer field is edited and read back.
 type FieldKind string
+
+// The composer's field kinds.
+const (
+	KindText     FieldKind = "text"     // one line
+	KindTextarea FieldKind = "textarea" // several lines
+	KindURL      FieldKind = "url"
+	KindSelect   FieldKind = "select"   // one of Options
+	KindChecks   FieldKind = "checks"   // any of Options (a string array)
+	KindBool     FieldKind = "bool"     // a checkbox
+	KindInt      FieldKind = "int"      // a whole number
+	KindNumber   FieldKind = "number"   // any number
+	KindList     FieldKind = "list"     // strings separated by commas or new lines
+	KindLines    FieldKind = "lines"    // strings, one per line (may hold commas)
+	KindDateTime FieldKind = "datetime" // a local date and time → ISO 8601 in UTC
+	KindUpload   FieldKind = "upload"   // an upload id from the library (the picker fills it)
+	KindChannel  FieldKind = "channel"  // a destination of the account (its channels), or typed
+	KindAltTexts FieldKind = "alttexts" // one alt text per line, for the media in order → mediaItems
+	KindTags     FieldKind = "tags"     // "username, x, y" per line → [{username, x, y}]
+	KindCarousel FieldKind = "carousel" // per medium: alt text and tags → [{uploadId, altText, tagged}]
+	KindThread   FieldKind = "thread"   // further posts, each with its own media → [{text, uploadIds}]
+)
 
 // FormField is one field of a network's payload in the composer.
 type FormField struct {
 	Key     string // the JSON path inside the payload ("poll.options")
 	Label   string
 	Kind    FieldKind
-	Options []string
-	Hint    string
-	Default string // the control's value for a new post ("on" checks a box)
-	Group   string // the tab's section: "" (main), "Options", "Media", "Poll", "Sound", "Compliance"…
-	Min     string // numbers: the control's min
-	Max     string // numbers: the control's max
+	Options []FieldOption // selects and checks
+	// DefaultLabel is a select's empty choice, what leaving it means ("Network default"); "" offers
+	// no empty choice (the first option is the default).
+	DefaultLabel string
+	Hint         string
+	Default      string // the control's value for a new post ("on" checks a box)
+	Group        string // the tab's section: "" (main), "Options", "Media", "Poll", "Sound", "Compliance"…
+	Min          string // numbers: the control's min
+	Max          string // numbers: the control's max
+	// Channel fields: ByName sends the destination's name (a board, a subreddit) instead of its id;
+	// ChannelPrefix starts each destination's label ("#", "r/").
+	ByName        bool
+	ChannelPrefix string
+}
+
+// FieldOption is one choice of a select or checks field: the payload's value, and what people read.
+type FieldOption struct {
+	Value string
+	Label string
 }
 
 var specs struct {

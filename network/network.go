@@ -30,6 +30,13 @@ import (
 	"github.com/crier/crier/network/youtube"
 )
 
+// Register registers every network's spec (app.RegisterNetworks), in app.Networks' order. It is
+// idempotent: the server and the tests call it before anything reads the specs.
+func Register() {
+	app.RegisterNetworks(tiktok.Spec, youtube.Spec, instagram.Spec, facebook.Spec, x.Spec, threads.Spec, linkedin.Spec,
+		pinterest.Spec, reddit.Spec, mastodon.Spec, discord.Spec, slack.Spec, bluesky.Spec, googlebusiness.Spec, snapchat.Spec)
+}
+
 // Options choose where the adapters point.
 type Options struct {
 	Sandbox bool

@@ -249,7 +249,7 @@ func pickerName(name string) bool {
 	}
 	key, ok := strings.CutPrefix(rest, "thread.")
 	key, ok2 := strings.CutSuffix(key, ".uploadIds")
-	return ok && ok2 && app.Network(n) == app.Twitter && formKey.MatchString(key)
+	return ok && ok2 && fieldOfKind(app.Network(n), app.KindThread) == "thread" && formKey.MatchString(key)
 }
 
 // composerSlides serves POST /composer/slides: Instagram's carousel slides for the form's media
@@ -260,15 +260,19 @@ func (h *Handler) composerSlides(c echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read").SetInternal(err)
 	}
 	in := readComposer(vals, viewerLocation(c))
-	f := composerview.Field{Name: fieldName(app.Instagram, "carouselItems"), ID: "f-INSTAGRAM-carouselItems", Kind: string(kindCarousel)}
-	h.fillSlides(c, &f, app.Instagram, in)
+	n, key := carouselNetwork()
+	if n == "" {
+		return echo.ErrNotFound
+	}
+	f := composerview.Field{Name: fieldName(n, key), ID: fieldID(fieldName(n, key)), Kind: string(app.KindCarousel)}
+	h.fillSlides(c, &f, n, in)
 	return render(c, http.StatusOK, composerview.SlideList(f), nil)
 }
 
 // fillSlides gives a carousel field its slides: one per medium the network gets, in order, with
 // the form's values and errors.
 func (h *Handler) fillSlides(c echo.Context, f *composerview.Field, n app.Network, in composerInput) {
-	f.SlidesURL = pathComposerSlides
+	f.SlidesURL, f.OwnMedia = pathComposerSlides, composerview.OwnMediaID(string(n))
 	media := nonEmpty(in.Values[mediaName(n)])
 	if len(media) == 0 {
 		media = in.Media
@@ -485,9 +489,9 @@ func accountNames(a *app.SocialAccount) (display, handle string) {
 	}
 	if username != "" {
 		handle = "@" + strings.TrimPrefix(username, "@")
-	}
-	if a.Type == app.Reddit && username != "" {
-		handle = "u/" + username
+		if s := app.SpecOf(a.Type); s != nil && s.Brand.HandlePrefix != "" {
+			handle = s.Brand.HandlePrefix + username
+		}
 	}
 	return display, handle
 }
@@ -514,9 +518,9 @@ func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected
 			t.Errors++
 		}
 	}
-	for _, nf := range networkFields[n] {
+	for _, nf := range formFields(n) {
 		name := fieldName(n, nf.Key)
-		f := composerview.Field{Name: name, ID: "f-" + strings.ReplaceAll(name, ".", "-"), Label: nf.Label, Kind: string(nf.Kind),
+		f := composerview.Field{Name: name, ID: fieldID(name), Label: nf.Label, Kind: string(nf.Kind),
 			Value: in.Values.Get(name), Hint: nf.Hint, Error: in.Errors[name], Min: nf.Min, Max: nf.Max}
 		if in.Values == nil || (!in.Values.Has(name) && nf.Default != "" && !in.Values.Has("networks")) {
 			f.Value = nf.Default
@@ -525,40 +529,32 @@ func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected
 			f.Placeholder = "Same as the shared text"
 		}
 		switch nf.Kind {
-		case kindSelect:
-			if nf.Key != "type" && nf.Key != "topicType" {
-				label := defaultLabels[nf.Key]
-				if label == "" {
-					label = "Network default"
-				}
-				f.Options = append(f.Options, composerview.Option{Value: "", Label: label})
+		case app.KindSelect:
+			if nf.DefaultLabel != "" {
+				f.Options = append(f.Options, composerview.Option{Value: "", Label: nf.DefaultLabel})
 			}
-			for _, o := range nf.Options {
-				f.Options = append(f.Options, composerview.Option{Value: o, Label: optionLabel(o)})
-			}
-		case kindChecks:
+			f.Options = appendOptions(f.Options, nf.Options)
+		case app.KindChecks:
 			f.Values = map[string]bool{}
 			for _, v := range in.Values[name] {
 				f.Values[v] = true
 			}
-			for _, o := range nf.Options {
-				f.Options = append(f.Options, composerview.Option{Value: o, Label: optionLabel(o)})
-			}
-		case kindUpload:
+			f.Options = appendOptions(f.Options, nf.Options)
+		case app.KindUpload:
 			f.Options = append(f.Options, thumbs...)
 			if f.Value != "" && !hasOption(f.Options, f.Value) {
 				f.Options = append(f.Options, composerview.Option{Value: f.Value, Label: "Upload " + f.Value})
 			}
-		case kindChannel:
-			f.Options = channelOptions(n, a, f.Value)
-		case kindThread:
+		case app.KindChannel:
+			f.Options = channelOptions(nf, a, f.Value)
+		case app.KindThread:
 			f.Posts, f.MediaURL = threadPosts(n, in), pathComposerMedia
 			for _, p := range f.Posts {
 				if p.Error != "" || p.TextError != "" || p.MediaError != "" {
 					t.Errors++
 				}
 			}
-		case kindCarousel:
+		case app.KindCarousel:
 			if fill != nil {
 				fill(&f)
 			}
@@ -570,19 +566,23 @@ func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected
 		}
 		add(nf.Group, f)
 	}
-	if n != app.Pinterest && n != app.Snapchat && n != app.GoogleBusiness {
+	if s := app.SpecOf(n); s != nil && s.Compose.FirstComment {
 		name := firstCommentName(n)
-		add("First comment", composerview.Field{Name: name, ID: "f-firstComment-" + string(n), Label: "First comment", Kind: string(kindTextarea),
+		add("First comment", composerview.Field{Name: name, ID: "f-firstComment-" + string(n), Label: "First comment", Kind: string(app.KindTextarea),
 			Value: in.Values.Get(name), Hint: "Posted as a reply right after the post (links, hashtags).", Error: in.Errors[name]})
 	}
 	return t
 }
 
-func optionLabel(v string) string {
-	if l, ok := optionLabels[v]; ok {
-		return l
+// fieldID is the control's id of a form name ("TWITTER.poll.options" → "f-TWITTER-poll-options").
+func fieldID(name string) string { return "f-" + strings.ReplaceAll(name, ".", "-") }
+
+// appendOptions adds a field's choices to a control's.
+func appendOptions(list []composerview.Option, opts []app.FieldOption) []composerview.Option {
+	for _, o := range opts {
+		list = append(list, composerview.Option{Value: o.Value, Label: o.Label})
 	}
-	return v
+	return list
 }
 
 func hasOption(list []composerview.Option, v string) bool {
@@ -594,9 +594,9 @@ func hasOption(list []composerview.Option, v string) bool {
 	return false
 }
 
-// channelOptions are the account's destinations for a channel field (Discord and Slack channels,
+// channelOptions are the account's destinations for a channel field f (Discord and Slack channels,
 // Pinterest boards, subreddits); nil when the account lists none (the field is typed).
-func channelOptions(n app.Network, a *app.SocialAccount, current string) []composerview.Option {
+func channelOptions(f app.FormField, a *app.SocialAccount, current string) []composerview.Option {
 	if a == nil || len(a.Channels) == 0 {
 		return nil
 	}
@@ -609,16 +609,10 @@ func channelOptions(n app.Network, a *app.SocialAccount, current string) []compo
 			name = *ch.Username
 		}
 		value := ch.ID
-		if n == app.Pinterest || n == app.Reddit {
+		if f.ByName {
 			value = name
 		}
-		label := name
-		if n == app.Discord || n == app.Slack {
-			label = "#" + strings.TrimPrefix(name, "#")
-		}
-		if n == app.Reddit {
-			label = "r/" + name
-		}
+		label := f.ChannelPrefix + strings.TrimPrefix(name, f.ChannelPrefix)
 		out = append(out, composerview.Option{Value: value, Label: label})
 	}
 	if current != "" && !hasOption(out, current) {
@@ -738,16 +732,10 @@ func (h *Handler) thumbs(ctx context.Context, c echo.Context, ids []string) map[
 	return out
 }
 
+// previewLayout is the network's preview layout (its spec's Compose.Preview; "feed" by default).
 func previewLayout(n app.Network) string {
-	switch n {
-	case app.Instagram, app.Pinterest, app.Snapchat:
-		return "visual"
-	case app.TikTok, app.YouTube:
-		return "video"
-	case app.Reddit:
-		return "reddit"
-	case app.Discord, app.Slack:
-		return "chat"
+	if s := app.SpecOf(n); s != nil && s.Compose.Preview != "" {
+		return s.Compose.Preview
 	}
 	return "feed"
 }

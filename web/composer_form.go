@@ -128,21 +128,21 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 		media = in.Media
 	}
 	mediaDone := false
-	for _, f := range networkFields[n] {
+	for _, f := range formFields(n) {
 		name := fieldName(n, f.Key)
 		v := strings.TrimSpace(vals.Get(name))
 		switch f.Kind {
-		case kindBool:
+		case app.KindBool:
 			if f.Default == "on" { // a default-true flag is always sent, so unticking it says false
 				setPath(m, f.Key, vals.Get(name) == "on")
 			} else if vals.Get(name) == "on" {
 				setPath(m, f.Key, true)
 			}
-		case kindChecks:
+		case app.KindChecks:
 			if list := nonEmpty(vals[name]); len(list) > 0 {
 				setPath(m, f.Key, list)
 			}
-		case kindInt:
+		case app.KindInt:
 			if v == "" {
 				continue
 			}
@@ -152,7 +152,7 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 				continue
 			}
 			setPath(m, f.Key, i)
-		case kindNumber:
+		case app.KindNumber:
 			if v == "" {
 				continue
 			}
@@ -162,15 +162,15 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 				continue
 			}
 			setPath(m, f.Key, x)
-		case kindList:
+		case app.KindList:
 			if list := splitList(v, true); len(list) > 0 {
 				setPath(m, f.Key, list)
 			}
-		case kindLines:
+		case app.KindLines:
 			if list := splitList(v, false); len(list) > 0 {
 				setPath(m, f.Key, list)
 			}
-		case kindDateTime:
+		case app.KindDateTime:
 			if v == "" {
 				continue
 			}
@@ -181,7 +181,7 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 				continue
 			}
 			setPath(m, f.Key, t.UTC().Format(time.RFC3339))
-		case kindAltTexts:
+		case app.KindAltTexts:
 			lines := strings.Split(strings.ReplaceAll(vals.Get(name), "\r\n", "\n"), "\n")
 			if strings.TrimSpace(strings.Join(lines, "")) == "" || len(media) == 0 {
 				continue
@@ -196,7 +196,7 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 			}
 			setPath(m, f.Key, items)
 			mediaDone = true
-		case kindTags:
+		case app.KindTags:
 			tags, msg := parseTags(v)
 			if msg != "" {
 				in.Errors[name] = msg
@@ -204,12 +204,12 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 			if len(tags) > 0 {
 				setPath(m, f.Key, tags)
 			}
-		case kindCarousel:
+		case app.KindCarousel:
 			if items := readSlides(n, vals, media, in.Errors); items != nil {
 				setPath(m, f.Key, items)
 				mediaDone = true
 			}
-		case kindThread:
+		case app.KindThread:
 			var tweets []map[string]any
 			for _, p := range readThread(n, vals) {
 				t := map[string]any{}
@@ -226,7 +226,7 @@ func readPayload(n app.Network, vals url.Values, in composerInput, loc *time.Loc
 			}
 		default: // text, textarea, url, select, upload, channel
 			if v != "" {
-				if f.Kind == kindTextarea || f.Key == "text" {
+				if f.Kind == app.KindTextarea || f.Key == "text" {
 					v = strings.TrimRight(vals.Get(name), " \t\r\n")
 				}
 				setPath(m, f.Key, v)
@@ -455,29 +455,29 @@ func composerValues(title string, data *app.PostData, postDate *time.Time, loc *
 				vals.Add(mediaName(n), id)
 			}
 		}
-		for _, f := range networkFields[n] {
+		for _, f := range formFields(n) {
 			name := fieldName(n, f.Key)
 			v := getPath(m, f.Key)
 			switch f.Kind {
-			case kindBool:
+			case app.KindBool:
 				if b, _ := v.(bool); b || (f.Default == "on" && v == nil) {
 					vals.Set(name, "on")
 				}
-			case kindChecks:
+			case app.KindChecks:
 				for _, s := range anyStrings(v) {
 					vals.Add(name, s)
 				}
-			case kindList:
+			case app.KindList:
 				vals.Set(name, strings.Join(anyStrings(v), ", "))
-			case kindLines:
+			case app.KindLines:
 				vals.Set(name, strings.Join(anyStrings(v), "\n"))
-			case kindDateTime:
+			case app.KindDateTime:
 				if s, _ := v.(string); s != "" {
 					if t, err := time.Parse(time.RFC3339, s); err == nil {
 						vals.Set(name, t.In(loc).Format("2006-01-02T15:04"))
 					}
 				}
-			case kindAltTexts:
+			case app.KindAltTexts:
 				var lines []string
 				for _, it := range anyObjects(v) {
 					s, _ := it["altText"].(string)
@@ -486,9 +486,9 @@ func composerValues(title string, data *app.PostData, postDate *time.Time, loc *
 				if strings.TrimSpace(strings.Join(lines, "")) != "" {
 					vals.Set(name, strings.Join(lines, "\n"))
 				}
-			case kindTags:
+			case app.KindTags:
 				vals.Set(name, tagLines(v))
-			case kindCarousel:
+			case app.KindCarousel:
 				for _, it := range anyObjects(v) {
 					id, _ := it["uploadId"].(string)
 					if alt, _ := it["altText"].(string); alt != "" {
@@ -498,7 +498,7 @@ func composerValues(title string, data *app.PostData, postDate *time.Time, loc *
 						vals.Set(slideName(n, id, "tagged"), tags)
 					}
 				}
-			case kindThread:
+			case app.KindThread:
 				for i, it := range anyObjects(v) {
 					s, _ := it["text"].(string)
 					key := strconv.Itoa(i)
@@ -581,12 +581,33 @@ func pathIndex(p any) (int, bool) {
 // issueName is the field of a Service issue on this form: issueField, and a carousel slide's issue
 // (["data","INSTAGRAM","carouselItems",i,…]) goes to the slide of the i-th item's upload.
 func (in composerInput) issueName(path []any) string {
-	if len(path) >= 4 && path[0] == "data" && path[2] == "carouselItems" && in.Data.Instagram != nil && path[1] == string(app.Instagram) {
-		if i, ok := pathIndex(path[3]); ok && i < len(in.Data.Instagram.CarouselItems) {
-			return slideName(app.Instagram, in.Data.Instagram.CarouselItems[i].UploadID, "")
+	if len(path) >= 4 && path[0] == "data" {
+		n, key := app.Network(fmt.Sprint(path[1])), fmt.Sprint(path[2])
+		if i, ok := pathIndex(path[3]); ok && fieldOfKind(n, app.KindCarousel) == key {
+			if id := in.carouselUpload(n, key, i); id != "" {
+				return slideName(n, id, "")
+			}
 		}
 	}
 	return issueField(path)
+}
+
+// carouselUpload is the upload of the i-th carousel item (field key) of n's payload ("" when none).
+func (in composerInput) carouselUpload(n app.Network, key string, i int) string {
+	p := in.Data.Of(n)
+	if p == nil {
+		return ""
+	}
+	var m map[string]any
+	if b, err := json.Marshal(p); err != nil || json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	items := anyObjects(getPath(m, key))
+	if i >= len(items) {
+		return ""
+	}
+	id, _ := items[i]["uploadId"].(string)
+	return id
 }
 
 // issueField is the composer field a Service issue's path names ("data.TWITTER.poll.options" →
@@ -640,7 +661,7 @@ func issueField(path []any) string {
 		if key == "uploadIds" {
 			return "uploadIds"
 		}
-		for _, f := range networkFields[n] {
+		for _, f := range formFields(n) {
 			if f.Key == key || strings.HasPrefix(key, f.Key+".") {
 				return fieldName(n, f.Key)
 			}

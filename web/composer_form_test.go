@@ -13,27 +13,27 @@ import (
 )
 
 // sampleValue is a value of the kind a field takes, as a person would type it.
-func sampleValue(f netField) []string {
+func sampleValue(f app.FormField) []string {
 	switch f.Kind {
-	case kindBool:
+	case app.KindBool:
 		return []string{"on"}
-	case kindSelect, kindChecks:
-		return []string{f.Options[len(f.Options)-1]}
-	case kindInt:
+	case app.KindSelect, app.KindChecks:
+		return []string{f.Options[len(f.Options)-1].Value}
+	case app.KindInt:
 		return []string{"7"}
-	case kindNumber:
+	case app.KindNumber:
 		return []string{"2.5"}
-	case kindList:
+	case app.KindList:
 		return []string{"alpha, beta"}
-	case kindLines:
+	case app.KindLines:
 		return []string{"Yes\nNo"}
-	case kindDateTime:
+	case app.KindDateTime:
 		return []string{"2026-12-01T10:30"}
-	case kindAltTexts:
+	case app.KindAltTexts:
 		return []string{"A cat\nA dog"}
-	case kindTags:
+	case app.KindTags:
 		return []string{"ada, 0.25, 0.5"}
-	case kindURL:
+	case app.KindURL:
 		return []string{"https://example.com/" + f.Key}
 	}
 	return []string{"value of " + f.Key}
@@ -47,17 +47,17 @@ func TestComposerFormEveryFieldRoundTrips(t *testing.T) {
 	for _, n := range app.Networks {
 		t.Run(string(n), func(t *testing.T) {
 			t.Parallel()
-			fields := networkFields[n]
+			fields := formFields(n)
 			require.NotEmpty(t, fields)
 			vals := url.Values{"networks": {string(n)}, "text": {"Shared text"}, "uploadIds": {"u1", "u2"},
 				"date": {"2026-12-01"}, "time": {"09:30"}, "title": {"Launch"}}
 			for _, f := range fields {
 				switch f.Kind {
-				case kindThread: // two posts, the second with its own media
+				case app.KindThread: // two posts, the second with its own media
 					vals[fieldName(n, f.Key)] = []string{"Second post", "Third post"}
 					vals[threadKeysName(n)] = []string{"0", "1"}
 					vals[threadPostName(n, "1", "uploadIds")] = []string{"u3"}
-				case kindCarousel: // the slides of the media u1, u2
+				case app.KindCarousel: // the slides of the media u1, u2
 					vals[slideName(n, "u1", "altText")] = []string{"First slide"}
 					vals[slideName(n, "u2", "tagged")] = []string{"ada, 0.25, 0.5"}
 				default:
@@ -82,13 +82,13 @@ func TestComposerFormEveryFieldRoundTrips(t *testing.T) {
 				name := fieldName(n, f.Key)
 				want := vals[name]
 				switch f.Kind {
-				case kindThread:
+				case app.KindThread:
 					require.Equal(t, want, back[name])
 					require.Equal(t, []string{"0", "1"}, back[threadKeysName(n)])
 					require.Empty(t, back[threadPostName(n, "0", "uploadIds")])
 					require.Equal(t, []string{"u3"}, back[threadPostName(n, "1", "uploadIds")])
 					continue
-				case kindCarousel:
+				case app.KindCarousel:
 					for _, k := range []string{slideName(n, "u1", "altText"), slideName(n, "u2", "tagged")} {
 						require.Equal(t, vals[k], back[k], k)
 					}

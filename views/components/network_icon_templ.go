@@ -8,11 +8,18 @@ package components
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "strings"
+import (
+	"strings"
 
-// NetworkIcon draws a network's mark: a simplified, recognisable glyph on the network's colour,
-// drawn inline (the CSP allows no external images). Decorative: the network's name sits beside
-// it. code is the wire value (TIKTOK, GOOGLE_BUSINESS …); unknown codes draw a neutral tile.
+	"github.com/crier/crier/app"
+)
+
+// neutralTile is the colour of an unknown network's tile.
+const neutralTile = "#8e8ea3"
+
+// NetworkIcon draws a network's mark: its spec's glyph (app.Brand) on the network's colour, drawn
+// inline (the CSP allows no external images). Decorative: the network's name sits beside it. code is
+// the wire value (TIKTOK, GOOGLE_BUSINESS …); unknown codes draw a neutral tile.
 func NetworkIcon(code string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -59,7 +66,7 @@ func NetworkIcon(code string) templ.Component {
 		var templ_7745c5c3_Var4 string
 		templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(code)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 9, Col: 204}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 16, Col: 204}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 		if templ_7745c5c3_Err != nil {
@@ -69,94 +76,98 @@ func NetworkIcon(code string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		switch code {
-		case "TIKTOK":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#111118\"></rect> <path d=\"M18.6 6.5v13.2a3.9 3.9 0 1 1-3.9-3.9\" fill=\"none\" stroke=\"#25f4ee\" stroke-width=\"3\" stroke-linecap=\"round\" transform=\"translate(-1 -.6)\"></path> <path d=\"M18.6 6.5c.4 2.9 2.3 4.7 5.2 5\" fill=\"none\" stroke=\"#fe2c55\" stroke-width=\"3\" stroke-linecap=\"round\" transform=\"translate(1 .6)\"></path> <path d=\"M18.6 6.5v13.2a3.9 3.9 0 1 1-3.9-3.9M18.6 6.5c.4 2.9 2.3 4.7 5.2 5\" fill=\"none\" stroke=\"#fff\" stroke-width=\"3\" stroke-linecap=\"round\"></path>")
+		if b := brandOf(code); b == nil {
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "YOUTUBE":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#ff0000\"></rect> <rect x=\"6\" y=\"9.5\" width=\"20\" height=\"13\" rx=\"4\" fill=\"#fff\"></rect> <path d=\"M14 12.6v6.8l5.6-3.4z\" fill=\"#ff0000\"></path>")
+			var templ_7745c5c3_Var5 string
+			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(neutralTile)
+			if templ_7745c5c3_Err != nil {
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 18, Col: 57}
+			}
+			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "INSTAGRAM":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#d62976\"></rect> <rect x=\"7.5\" y=\"7.5\" width=\"17\" height=\"17\" rx=\"5\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.2\"></rect> <circle cx=\"16\" cy=\"16\" r=\"4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.2\"></circle> <circle cx=\"21.2\" cy=\"10.8\" r=\"1.3\" fill=\"#fff\"></circle>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "\"></rect>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "FACEBOOK":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#1877f2\"></rect> <path d=\"M17.6 27v-9.3h3.1l.5-3.6h-3.6v-2.3c0-1 .3-1.8 1.8-1.8h1.9V6.8a25 25 0 0 0-2.8-.1c-2.8 0-4.6 1.7-4.6 4.8v2.6h-3.1v3.6h3.1V27z\" fill=\"#fff\"></path>")
+		} else {
+			if b.Border != "" {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var6 string
+				templ_7745c5c3_Var6, templ_7745c5c3_Err = templ.JoinStringErrs(b.Color)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 21, Col: 54}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var6))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "\" stroke=\"")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var7 string
+				templ_7745c5c3_Var7, templ_7745c5c3_Err = templ.JoinStringErrs(b.Border)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 21, Col: 74}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var7))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "\"></rect>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			} else {
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				var templ_7745c5c3_Var8 string
+				templ_7745c5c3_Var8, templ_7745c5c3_Err = templ.JoinStringErrs(b.Color)
+				if templ_7745c5c3_Err != nil {
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/components/network_icon.templ`, Line: 23, Col: 54}
+				}
+				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var8))
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "\"></rect>")
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, " ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case "TWITTER":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#111118\"></rect> <path d=\"M8.5 8h4.6l10.4 16h-4.6z\" fill=\"#fff\"></path> <path d=\"M22.8 8 9.2 24\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linecap=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "THREADS":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#111118\"></rect> <path d=\"M20.8 12.6c-.8-2.6-2.8-3.9-5.3-3.9-4 0-6.2 3-6.2 7.3s2.2 7.3 6.4 7.3c3.3 0 5.8-1.9 5.8-4.6 0-2.4-1.9-3.7-4.5-3.7-2.3 0-3.9 1.1-3.9 2.8 0 1.5 1.3 2.4 2.9 2.4 2.6 0 3.8-2 3.8-5.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.1\" stroke-linecap=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "LINKEDIN":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#0a66c2\"></rect> <rect x=\"8\" y=\"13\" width=\"3.6\" height=\"11\" rx=\".6\" fill=\"#fff\"></rect> <circle cx=\"9.8\" cy=\"9.2\" r=\"2.1\" fill=\"#fff\"></circle> <path d=\"M14.4 13h3.4v1.6c.6-1.1 2-1.9 3.7-1.9 3 0 4.1 1.9 4.1 5V24H22v-5.6c0-1.6-.4-2.7-1.9-2.7s-2.2 1.1-2.2 2.7V24h-3.5z\" fill=\"#fff\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "PINTEREST":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#e60023\"></rect> <path d=\"M16.4 6.5c-5.5 0-8.4 3.7-8.4 7.3 0 2 1 3.9 2.8 4.5.3.1.5 0 .5-.3l.3-1.1c.1-.3 0-.4-.2-.7-.5-.6-.8-1.3-.8-2.4 0-3 2.3-5.4 5.9-5.4 3.2 0 5 1.9 5 4.5 0 3.4-1.5 6.3-3.8 6.3-1.2 0-2.2-1-1.9-2.3.4-1.5 1.1-3.1 1.1-4.2 0-1-.5-1.8-1.6-1.8-1.3 0-2.3 1.3-2.3 3.1 0 1.1.4 1.9.4 1.9l-1.5 6.3c-.4 1.8-.1 4.1 0 4.3 0 .1.2.2.3.1.1-.2 1.5-1.9 2-3.7l.8-3c.4.8 1.6 1.4 2.8 1.4 3.7 0 6.2-3.4 6.2-7.9 0-3.4-2.9-6.6-7.6-6.6z\" fill=\"#fff\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "REDDIT":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#ff4500\"></rect> <ellipse cx=\"16\" cy=\"18.6\" rx=\"8.2\" ry=\"5.6\" fill=\"#fff\"></ellipse> <circle cx=\"23.4\" cy=\"14.2\" r=\"2\" fill=\"#fff\"></circle> <circle cx=\"8.6\" cy=\"14.2\" r=\"2\" fill=\"#fff\"></circle> <circle cx=\"21\" cy=\"8.2\" r=\"1.7\" fill=\"#fff\"></circle> <path d=\"M16 13l1.3-5.2 3.7.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"1.3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"></path> <circle cx=\"13\" cy=\"17.8\" r=\"1.3\" fill=\"#ff4500\"></circle> <circle cx=\"19\" cy=\"17.8\" r=\"1.3\" fill=\"#ff4500\"></circle> <path d=\"M12.8 20.9c1.8 1.2 4.6 1.2 6.4 0\" fill=\"none\" stroke=\"#ff4500\" stroke-width=\"1.1\" stroke-linecap=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "MASTODON":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#6364ff\"></rect> <path d=\"M24.6 13.1c0-3.9-2.6-5-2.6-5-1.3-.6-3.5-.8-5.8-.9h-.1c-2.3 0-4.5.3-5.8.9 0 0-2.6 1.1-2.6 5v3.2c.1 3.9.7 7.7 4.4 8.7 1.7.4 3.1.5 4.3.5 2.1-.1 3.3-.8 3.3-.8l-.1-1.6s-1.5.5-3.2.4c-1.7 0-3.4-.2-3.7-2.2v-.6s1.6.4 3.7.5c1.3.1 2.5-.1 3.7-.2 2.3-.3 4.3-1.7 4.6-3 .4-2.1.4-5 .4-5z\" fill=\"#fff\"></path> <path d=\"M12.3 18.6v-5.2c0-1.1.6-1.8 1.6-1.8s1.6.7 1.6 1.9v2.7h.9v-2.7c0-1.2.6-1.9 1.6-1.9s1.6.7 1.6 1.8v5.2\" fill=\"none\" stroke=\"#6364ff\" stroke-width=\"1.5\" stroke-linejoin=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "DISCORD":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#5865f2\"></rect> <path d=\"M22.4 10.1a16 16 0 0 0-4-1.2l-.5 1a15 15 0 0 0-3.8 0l-.5-1a16 16 0 0 0-4 1.2C7.1 13.9 6.4 17.6 6.8 21.2a16 16 0 0 0 4.9 2.4l1-1.6a10 10 0 0 1-1.6-.8l.4-.3a11.5 11.5 0 0 0 9.9 0l.4.3a10 10 0 0 1-1.6.8l1 1.6a16 16 0 0 0 4.9-2.4c.4-4.2-.7-7.9-2.7-11.1z\" fill=\"#fff\"></path> <ellipse cx=\"12.9\" cy=\"17.4\" rx=\"1.6\" ry=\"1.8\" fill=\"#5865f2\"></ellipse> <ellipse cx=\"19.1\" cy=\"17.4\" rx=\"1.6\" ry=\"1.8\" fill=\"#5865f2\"></ellipse>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "SLACK":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#ffffff\" stroke=\"#e3e3ea\"></rect> <rect x=\"13.6\" y=\"6.5\" width=\"3.2\" height=\"9\" rx=\"1.6\" fill=\"#36c5f0\"></rect> <rect x=\"6.5\" y=\"15.2\" width=\"9\" height=\"3.2\" rx=\"1.6\" fill=\"#2eb67d\"></rect> <rect x=\"15.2\" y=\"16.5\" width=\"3.2\" height=\"9\" rx=\"1.6\" fill=\"#e01e5a\"></rect> <rect x=\"16.5\" y=\"13.6\" width=\"9\" height=\"3.2\" rx=\"1.6\" fill=\"#ecb22e\"></rect>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "BLUESKY":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#0085ff\"></rect> <path d=\"M10.7 9.4c2.2 1.6 4.5 4.9 5.3 6.7.8-1.8 3.1-5.1 5.3-6.7 1.6-1.2 4.2-2.1 4.2.8 0 .6-.3 4.9-.5 5.6-.7 2.4-3.1 3-5.3 2.7 3.8.6 4.8 2.8 2.7 5-4 4.1-5.7-1-6.1-2.3l-.3-.7-.3.7c-.4 1.3-2.1 6.4-6.1 2.3-2.1-2.2-1.1-4.4 2.7-5-2.2.3-4.6-.3-5.3-2.7-.2-.7-.5-5-.5-5.6 0-2.9 2.6-2 4.2-.8z\" fill=\"#fff\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "GOOGLE_BUSINESS":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#1a73e8\"></rect> <path d=\"M8 13.5 9.6 8h12.8l1.6 5.5\" fill=\"none\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linejoin=\"round\"></path> <path d=\"M8 13.5a2.67 2.67 0 0 0 5.33 0 2.67 2.67 0 0 0 5.34 0 2.67 2.67 0 0 0 5.33 0z\" fill=\"#fff\"></path> <path d=\"M9.5 16.5V24h13v-7.5\" fill=\"none\" stroke=\"#fff\" stroke-width=\"1.8\" stroke-linejoin=\"round\"></path> <path d=\"M17.4 20.3h3v.5a1.9 1.9 0 1 1-.6-1.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"1.2\" stroke-linecap=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		case "SNAPCHAT":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#fffc00\"></rect> <path d=\"M16 7.2c3 0 5.2 2.2 5.2 5.2v2.2l1.6-.5c.6-.1 1 .6.5 1l-2 1.2c.5 1.7 1.8 3 3.5 3.5.4.1.4.6 0 .8-.8.4-1.7.5-2.2.7l-.3 1.1c-1.2-.2-2.3.1-3.2.8-.9.6-1.9 1-3.1 1s-2.2-.4-3.1-1c-.9-.7-2-1-3.2-.8l-.3-1.1c-.5-.2-1.4-.3-2.2-.7-.4-.2-.4-.7 0-.8 1.7-.5 3-1.8 3.5-3.5l-2-1.2c-.5-.4-.1-1.1.5-1l1.6.5v-2.2c0-3 2.2-5.2 5.2-5.2z\" fill=\"#fff\" stroke=\"#111118\" stroke-width=\"1.3\" stroke-linejoin=\"round\"></path>")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		default:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "<rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#8e8ea3\"></rect>")
+			templ_7745c5c3_Err = templ.Raw(b.Icon).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "</svg>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</svg>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		return nil
 	})
+}
+
+// brandOf is the registered brand of a network code (nil for an unknown one).
+func brandOf(code string) *app.Brand {
+	if s := app.SpecOf(app.Network(code)); s != nil {
+		return &s.Brand
+	}
+	return nil
 }
 
 var _ = templruntime.GeneratedTemplate

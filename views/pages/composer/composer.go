@@ -62,6 +62,9 @@ type Data struct {
 	CanPublishNow bool
 }
 
+// OwnMediaID is the id of a network's own media grid in its tab.
+func OwnMediaID(network string) string { return "own-media-grid-" + network }
+
 // Error is the error of a field ("" when none).
 func (d Data) Error(name string) string { return d.Errors[name] }
 
@@ -118,6 +121,7 @@ type Field struct {
 	Slides      []Slide      // carousel: one per chosen medium, in order
 	SlidesURL   string       // carousel: POST the form, answers the slides again (media changed)
 	Note        string       // carousel: why there are no slides yet
+	OwnMedia    string       // carousel: the id of the tab's own media grid (the slides follow it too)
 }
 
 // ThreadPost is one further post of an X thread: its text and its own media (up to 4 images, or

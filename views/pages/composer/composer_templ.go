@@ -1539,9 +1539,9 @@ func panel(d Data, t Tab) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var70 string
-		templ_7745c5c3_Var70, templ_7745c5c3_Err = templ.JoinStringErrs("own-media-grid-" + t.Network)
+		templ_7745c5c3_Var70, templ_7745c5c3_Err = templ.JoinStringErrs(OwnMediaID(t.Network))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/composer/composer.templ`, Line: 320, Col: 39}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/composer/composer.templ`, Line: 320, Col: 31}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var70))
 		if templ_7745c5c3_Err != nil {
@@ -2817,7 +2817,7 @@ func threadPost(f Field, p ThreadPost) templ.Component {
 	})
 }
 
-// Slides are Instagram's carousel slides: one per chosen medium, in the media's order, each with
+// Slides are a carousel's slides (Instagram's): one per chosen medium, in the media's order, each with
 // its own alt text and tagged people. They are asked for again when the media change (a slide's
 // values follow its medium); the wrapper stays, so a queued request is never lost.
 func Slides(f Field) templ.Component {
@@ -2872,9 +2872,9 @@ func Slides(f Field) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var141 string
-		templ_7745c5c3_Var141, templ_7745c5c3_Err = templ.JoinStringErrs("change from:#" + MediaID + ", change from:#own-media-grid-INSTAGRAM")
+		templ_7745c5c3_Var141, templ_7745c5c3_Err = templ.JoinStringErrs("change from:#" + MediaID + ", change from:#" + f.OwnMedia)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/composer/composer.templ`, Line: 554, Col: 84}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/composer/composer.templ`, Line: 554, Col: 73}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var141))
 		if templ_7745c5c3_Err != nil {

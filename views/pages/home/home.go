@@ -9,6 +9,7 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
 )
 
@@ -69,16 +70,11 @@ func (d Data) Done() int {
 	return n
 }
 
-var monograms = map[string]string{
-	"TIKTOK": "TT", "YOUTUBE": "YT", "INSTAGRAM": "IG", "FACEBOOK": "FB", "TWITTER": "X",
-	"THREADS": "TH", "LINKEDIN": "IN", "PINTEREST": "PI", "REDDIT": "RD", "MASTODON": "MA",
-	"DISCORD": "DC", "SLACK": "SL", "BLUESKY": "BS", "GOOGLE_BUSINESS": "GB", "SNAPCHAT": "SC",
-}
-
-// monogram is the network's two-letter tile (brand logos are trademarks; letters are enough).
+// monogram is the network's two-letter tile (brand logos are trademarks; letters are enough): its
+// spec's Brand.Monogram, else the start of its name.
 func monogram(n Network) string {
-	if m, ok := monograms[n.Code]; ok {
-		return m
+	if s := app.SpecOf(app.Network(n.Code)); s != nil && s.Brand.Monogram != "" {
+		return s.Brand.Monogram
 	}
 	return strings.ToUpper(n.Name[:min(2, len(n.Name))])
 }
