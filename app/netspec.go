@@ -52,8 +52,23 @@ type Compose struct {
 	// Preview is the preview's layout: "feed" (text first), "visual" (media first), "video",
 	// "reddit" or "chat".
 	Preview string
+	// Card is what the preview card shows besides the text.
+	Card PreviewCard
 	// FirstComment offers a first comment in the tab (posted as a reply right after the post).
 	FirstComment bool
+}
+
+// PreviewCard names the payload fields (keys of Compose.Fields) a preview card shows besides the
+// text; "" for none.
+type PreviewCard struct {
+	// Title is the card's title; "text" makes the text the title, and Body's field the card's body.
+	Title string
+	Body  string
+	// Where is the destination (a channel field: a channel chosen by id shows its name), shown after
+	// WherePrefix ("r/", "#", "Board: "); AlwaysWhere shows the prefix before one is chosen.
+	Where       string
+	WherePrefix string
+	AlwaysWhere bool
 }
 
 // SharedTextHint is the hint of a network's text field: it overrides the composer's shared text.

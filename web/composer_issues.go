@@ -1,7 +1,6 @@
 package web
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -40,11 +39,7 @@ func (in composerInput) carouselUpload(n app.Network, key string, i int) string 
 	if p == nil {
 		return ""
 	}
-	var m map[string]any
-	if b, err := json.Marshal(p); err != nil || json.Unmarshal(b, &m) != nil {
-		return ""
-	}
-	items := anyObjects(getPath(m, key))
+	items := anyObjects(getPath(payloadMap(p), key))
 	if i >= len(items) {
 		return ""
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -32,14 +33,14 @@ func (h *Handler) composerPreview(c echo.Context) error {
 func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetail) ([]composerview.Counter, []composerview.Card) {
 	accounts := liveAccounts(team)
 	var ids []string
+	payloads := map[app.Network]map[string]any{} // as JSON, for the fields the cards show
 	for _, n := range in.Networks {
 		if p := in.Data.Of(n); p != nil {
 			ids = append(ids, p.Uploads()...)
-		}
-	}
-	if in.Data.Twitter != nil {
-		for _, tw := range in.Data.Twitter.Thread {
-			ids = append(ids, tw.UploadIDs...)
+			payloads[n] = payloadMap(p)
+			for _, post := range threadCards(n, payloads[n]) {
+				ids = append(ids, post.ids...)
+			}
 		}
 	}
 	thumbs := h.thumbs(c.Request().Context(), c, nonEmpty(ids))
@@ -64,33 +65,15 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
 			Initials: settings.Initials(display), When: when, Counter: ct}
 		card.Avatar = h.safeAvatar(a.AvatarURL)
-		body := text
-		switch v := p.(type) {
-		case *app.YouTubePayload:
-			card.Title, body = text, v.Description
-		case *app.RedditPayload:
-			card.Title, body, card.Where = text, v.Description, "r/"+strings.TrimPrefix(v.SR, "r/")
-		case *app.PinterestPayload:
-			card.Title, body = text, v.Description
-			if v.BoardName != "" {
-				card.Where = "Board: " + v.BoardName
-			}
-		case *app.ChatPayload:
-			if v.ChannelID != "" {
-				card.Where = "#" + channelName(a, v.ChannelID)
-			}
-		case *app.SnapchatPayload:
-			card.Title = v.Title
-		case *app.TwitterPayload:
-			for _, tw := range v.Thread {
-				tc := composerview.ThreadCard{Text: tw.Text}
-				for _, id := range tw.UploadIDs {
-					if t, ok := thumbs[id]; ok {
-						tc.Media = append(tc.Media, t)
-					}
+		body := cardParts(&card, n, a, payloads[n], text)
+		for _, post := range threadCards(n, payloads[n]) {
+			tc := composerview.ThreadCard{Text: post.text}
+			for _, id := range post.ids {
+				if t, ok := thumbs[id]; ok {
+					tc.Media = append(tc.Media, t)
 				}
-				card.Thread = append(card.Thread, tc)
 			}
+			card.Thread = append(card.Thread, tc)
 		}
 		if ct.Over && body == text {
 			r := []rune(text)
@@ -111,6 +94,80 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		cards = append(cards, card)
 	}
 	return counters, cards
+}
+
+// cardParts fills the card's title and destination from the payload m as n's spec says
+// (Compose.Card), and answers the card's body: the text, unless the text is the title.
+func cardParts(card *composerview.Card, n app.Network, a *app.SocialAccount, m map[string]any, text string) (body string) {
+	spec := app.SpecOf(n)
+	if spec == nil {
+		return text
+	}
+	parts, body := spec.Compose.Card, text
+	switch parts.Title {
+	case "":
+	case "text":
+		card.Title, body = text, stringAt(m, parts.Body)
+	default:
+		card.Title = stringAt(m, parts.Title)
+	}
+	if parts.Where == "" {
+		return body
+	}
+	where := stringAt(m, parts.Where)
+	if where == "" && !parts.AlwaysWhere {
+		return body
+	}
+	for _, f := range spec.Compose.Fields {
+		if f.Key == parts.Where && f.Kind == app.KindChannel {
+			if f.ByName {
+				where = strings.TrimPrefix(where, f.ChannelPrefix)
+			} else {
+				where = channelName(a, where)
+			}
+		}
+	}
+	card.Where = parts.WherePrefix + where
+	return body
+}
+
+// threadCard is a further post of a thread in a payload.
+type threadCard struct {
+	text string
+	ids  []string
+}
+
+// threadCards are the further posts of n's thread field in its payload m (X's), none when it has no
+// thread.
+func threadCards(n app.Network, m map[string]any) []threadCard {
+	key := fieldOfKind(n, app.KindThread)
+	if key == "" {
+		return nil
+	}
+	var out []threadCard
+	for _, it := range anyObjects(getPath(m, key)) {
+		text, _ := it["text"].(string)
+		out = append(out, threadCard{text: text, ids: anyStrings(it["uploadIds"])})
+	}
+	return out
+}
+
+// payloadMap is a payload as JSON values (nil when it cannot be read so).
+func payloadMap(p app.Payload) map[string]any {
+	var m map[string]any
+	if b, err := json.Marshal(p); err == nil {
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+// stringAt is the string at a dotted path of m ("" when absent or not a string).
+func stringAt(m map[string]any, path string) string {
+	if path == "" {
+		return ""
+	}
+	s, _ := getPath(m, path).(string)
+	return s
 }
 
 func channelName(a *app.SocialAccount, id string) string {

@@ -20,5 +20,6 @@ var compose = app.Compose{
 		{Key: "avatarUrl", Label: "Post as (avatar URL)", Kind: app.KindURL, Group: "Options"},
 	},
 	Preview:      "chat",
+	Card:         app.PreviewCard{Where: "channelId", WherePrefix: "#"},
 	FirstComment: true,
 }

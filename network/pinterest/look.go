@@ -23,4 +23,5 @@ var compose = app.Compose{
 		{Key: "isAiGenerated", Label: "Made with AI", Kind: app.KindBool, Group: "Options"},
 	},
 	Preview: "visual",
+	Card:    app.PreviewCard{Title: "text", Body: "description", Where: "boardName", WherePrefix: "Board: "},
 }

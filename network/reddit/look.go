@@ -28,5 +28,6 @@ var compose = app.Compose{
 		{Key: "nsfw", Label: "NSFW", Kind: app.KindBool, Group: "Options"},
 	},
 	Preview:      "reddit",
+	Card:         app.PreviewCard{Title: "text", Body: "description", Where: "sr", WherePrefix: "r/", AlwaysWhere: true},
 	FirstComment: true,
 }

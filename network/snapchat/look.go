@@ -21,4 +21,5 @@ var compose = app.Compose{
 		{Key: "skipSaveToProfile", Label: "Don’t save to the public profile", Kind: app.KindBool, Group: "Options"},
 	},
 	Preview: "visual",
+	Card:    app.PreviewCard{Title: "title"},
 }

@@ -25,5 +25,6 @@ var compose = app.Compose{
 		{Key: "hasPaidProductPlacement", Label: "Paid product placement", Kind: app.KindBool, Group: "Compliance"},
 	},
 	Preview:      "video",
+	Card:         app.PreviewCard{Title: "text", Body: "description"},
 	FirstComment: true,
 }
