@@ -40,7 +40,8 @@ type Brand struct {
 	// Icon is the inner SVG markup of a 32×32 viewBox: a simplified, recognisable glyph drawn on Color.
 	// It is trusted markup, written in the network's package (never from input).
 	Icon string
-	// Monogram is the network's two-letter tile where no mark is drawn (the home page's status list).
+	// Monogram is the one or two letters of the network's tile where no mark is drawn (the home
+	// page's status list).
 	Monogram string
 	// HandlePrefix starts an account's handle ("u/" on Reddit); "" means "@".
 	HandlePrefix string
@@ -113,7 +114,8 @@ type FormField struct {
 	Min          string // numbers: the control's min
 	Max          string // numbers: the control's max
 	// Channel fields: ByName sends the destination's name (a board, a subreddit) instead of its id;
-	// ChannelPrefix starts each destination's label ("#", "r/").
+	// ChannelPrefix starts each destination's label ("#", "r/"), before its name as it is (a
+	// destination chosen by id drops a leading # of its name).
 	ByName        bool
 	ChannelPrefix string
 }

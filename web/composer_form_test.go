@@ -258,3 +258,31 @@ func TestComposerInstagramSlides(t *testing.T) {
 		require.NotEmpty(t, in.Errors["INSTAGRAM.slide.u2.tagged"], bad)
 	}
 }
+
+// A channel field lists the account's destinations as its network's spec says: chat channels by id
+// with one leading #, boards and subreddits by name, each name as the network gave it.
+func TestComposerChannelOptions(t *testing.T) {
+	t.Parallel()
+	name := func(s string) *string { return &s }
+	channelField := func(n app.Network) app.FormField {
+		for _, f := range formFields(n) {
+			if f.Kind == app.KindChannel {
+				return f
+			}
+		}
+		t.Fatalf("%s has no channel field", n)
+		return app.FormField{}
+	}
+	options := func(n app.Network, chans ...app.Channel) []string {
+		var out []string
+		for _, o := range channelOptions(channelField(n), &app.SocialAccount{Type: n, Channels: chans}, "")[1:] {
+			out = append(out, o.Value+" "+o.Label)
+		}
+		return out
+	}
+	require.Equal(t, []string{"C1 #general", "C2 #random"},
+		options(app.Slack, app.Channel{ID: "C1", Name: name("#general")}, app.Channel{ID: "C2", Name: name("random")}))
+	require.Equal(t, []string{"golang r/golang"}, options(app.Reddit, app.Channel{ID: "t5_1", Name: name("golang")}))
+	require.Equal(t, []string{"#goals #goals"}, options(app.Pinterest, app.Channel{ID: "b1", Name: name("#goals")}))
+	require.Nil(t, channelOptions(channelField(app.Discord), &app.SocialAccount{Type: app.Discord}, ""), "no channels: the field is typed")
+}

@@ -229,11 +229,12 @@ func channelOptions(f app.FormField, a *app.SocialAccount, current string) []com
 		} else if ch.Username != nil && *ch.Username != "" {
 			name = *ch.Username
 		}
-		value := ch.ID
-		if f.ByName {
-			value = name
+		// A destination chosen by name is sent as it is named; one chosen by id shows its name
+		// without a leading # (as previews do).
+		value, label := name, f.ChannelPrefix+name
+		if !f.ByName {
+			value, label = ch.ID, f.ChannelPrefix+strings.TrimPrefix(name, "#")
 		}
-		label := f.ChannelPrefix + strings.TrimPrefix(name, f.ChannelPrefix)
 		out = append(out, composerview.Option{Value: value, Label: label})
 	}
 	if current != "" && !hasOption(out, current) {
