@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/store"
 )
@@ -50,18 +49,6 @@ func IsEventKind(kind string) bool {
 		}
 	}
 	return false
-}
-
-// FanOutEventArgs is the job that turns one outbox event into deliveries (and notifications).
-type FanOutEventArgs struct {
-	EventID string `json:"event_id"`
-}
-
-func (FanOutEventArgs) Kind() string { return "webhook_fan_out" }
-
-// InsertOpts puts fan-outs on the webhooks queue (QueueWebhooks must equal jobs.QueueWebhooks).
-func (FanOutEventArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueWebhooks, MaxAttempts: 25}
 }
 
 // Emit records an event in the outbox inside tx — the transaction of the change it reports — and,

@@ -151,7 +151,7 @@ func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKin
 	if s.mailer == nil || s.jobs == nil {
 		return nil
 	}
-	if _, err := s.jobs.InsertTx(ctx, tx, DeliverMailArgs{MailID: id}, &river.InsertOpts{MaxAttempts: DeliverMailMaxAttempts}); err != nil {
+	if _, err := s.jobs.InsertTx(ctx, tx, DeliverMailArgs{MailID: id}, nil); err != nil {
 		return fmt.Errorf("app: enqueue mail %s: %w", kind, err)
 	}
 	return nil

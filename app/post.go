@@ -661,7 +661,7 @@ func (s *Service) enqueueTarget(ctx context.Context, tx pgx.Tx, t store.PublishT
 	if s.jobs == nil {
 		return nil
 	}
-	opts := &river.InsertOpts{Queue: QueuePublish, MaxAttempts: publishJobMaxAttempts}
+	opts := &river.InsertOpts{} // the queue and attempts are PublishTargetArgs.InsertOpts'
 	if at.After(s.now()) {
 		opts.ScheduledAt = at
 	}

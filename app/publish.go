@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
@@ -35,35 +34,12 @@ import (
 //	     (post.published / comment.published in the same transaction); complete the River job in
 //	     the same transaction (river.JobCompleteTx, through complete).
 
-// QueuePublish is the River queue of publishing (equals jobs.QueuePublish).
-const QueuePublish = "publish"
-
-// publishJobMaxAttempts bounds River's own retries of a job (crashes, database errors); the
-// network's transient failures are retried by new jobs (RETRYING), maxPublishAttempts of them.
-const (
-	publishJobMaxAttempts = 25
-	maxPublishAttempts    = 8
-)
-
-// PublishTargetArgs publishes one version of one target. PostID or CommentID names the target's
-// owner (it never changes) so tx1 locks it without reading the target first; jobs queued before
-// they were added read it.
-type PublishTargetArgs struct {
-	TargetID  string `json:"target_id"`
-	Version   int    `json:"version"`
-	PostID    string `json:"post_id,omitempty"`
-	CommentID string `json:"comment_id,omitempty"`
-}
+// maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
+// RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
+const maxPublishAttempts = 8
 
 func publishArgs(t store.PublishTarget) PublishTargetArgs {
 	return PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
-}
-
-func (PublishTargetArgs) Kind() string { return "publish_target" }
-
-// InsertOpts puts publishing on its queue.
-func (PublishTargetArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueuePublish, MaxAttempts: publishJobMaxAttempts}
 }
 
 // PublishRetryAt is when the next attempt after a transient failure runs: 30 s doubling per

@@ -3,22 +3,11 @@
 package app
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
-
 	"github.com/crier/crier/store"
 )
-
-// Enqueuer inserts River jobs inside the caller's transaction, so a row and its job commit together.
-// *river.Client[pgx.Tx] satisfies it.
-type Enqueuer interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
-}
 
 // Options are the settings the Service needs from the configuration.
 type Options struct {

@@ -1134,8 +1134,3 @@ func (s *Service) uploadFromRow(ctx context.Context, r store.Upload) *Upload {
 	}
 	return u
 }
-
-// UploadCleanupArgs is the periodic job that runs CleanupUploads.
-type UploadCleanupArgs struct{}
-
-func (UploadCleanupArgs) Kind() string { return "upload_cleanup" }

@@ -15,10 +15,6 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// QueueWebhooks is the River queue of fan-outs and deliveries; it equals jobs.QueueWebhooks (a test
-// in jobs checks it) — app cannot import jobs.
-const QueueWebhooks = "webhooks"
-
 // Webhook settings and their defaults.
 const (
 	// DefaultWebhookDeactivateAfter: a webhook whose deliveries have all failed for this long is

@@ -14,11 +14,6 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// DeactivateWebhooksArgs is the periodic job that deactivates webhooks failing for too long.
-type DeactivateWebhooksArgs struct{}
-
-func (DeactivateWebhooksArgs) Kind() string { return "webhook_deactivate_failing" }
-
 // WebhooksPath is the dashboard page of webhooks (notifications and emails link to it).
 const WebhooksPath = "/webhooks"
 

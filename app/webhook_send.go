@@ -22,7 +22,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/store"
 )
@@ -73,18 +72,6 @@ func WebhookRetryAt(deliveryID string, attempt int, attemptedAt time.Time) time.
 	d := WebhookRetryDelay(attempt)
 	jitter := time.Duration((frac*2 - 1) * webhookRetryJitter * float64(d))
 	return attemptedAt.Add(d + jitter).UTC().Truncate(time.Millisecond)
-}
-
-// DeliverWebhookArgs is the job that makes the attempts of one delivery.
-type DeliverWebhookArgs struct {
-	DeliveryID string `json:"delivery_id"`
-}
-
-func (DeliverWebhookArgs) Kind() string { return "webhook_deliver" }
-
-// InsertOpts: the webhooks queue, and the schedule's number of attempts.
-func (DeliverWebhookArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueWebhooks, MaxAttempts: WebhookMaxAttempts}
 }
 
 func (s *Service) enqueueDelivery(ctx context.Context, tx pgx.Tx, deliveryID string) error {

@@ -15,21 +15,14 @@ import (
 	"github.com/crier/crier/app"
 )
 
-// Queue names. Publishing and webhooks are network-bound (mostly waiting), so they get more workers
-// than CPU-bound work would; imports are long and rate-limited by the networks, so fewer.
-const (
-	QueuePublish  = "publish"
-	QueueImports  = "imports"
-	QueueWebhooks = "webhooks"
-	QueueDefault  = river.QueueDefault
-)
-
-// Queues is the worker count of each queue.
+// Queues is the worker count of each queue (app names them, with the jobs' arguments). Publishing
+// and webhooks are network-bound (mostly waiting), so they get more workers than CPU-bound work
+// would; imports are long and rate-limited by the networks, so fewer.
 var Queues = map[string]river.QueueConfig{
-	QueuePublish:  {MaxWorkers: 20},
-	QueueImports:  {MaxWorkers: 4},
-	QueueWebhooks: {MaxWorkers: 20},
-	QueueDefault:  {MaxWorkers: 10},
+	app.QueuePublish:  {MaxWorkers: 20},
+	app.QueueImports:  {MaxWorkers: 4},
+	app.QueueWebhooks: {MaxWorkers: 20},
+	app.QueueDefault:  {MaxWorkers: 10},
 }
 
 // River's fetch timing (see PromoteDue).
@@ -69,7 +62,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Clien
 			cfg.Queues[k] = v
 		}
 		if opts.PublishWorkers > 0 {
-			cfg.Queues[QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
+			cfg.Queues[app.QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
 		}
 		if opts.RescueStuckJobsAfter > 0 {
 			cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter

@@ -37,7 +37,7 @@ func TestPlatformStatusWindowsExpireThroughRiver(t *testing.T) {
 
 func TestQueuesAreNamed(t *testing.T) {
 	t.Parallel()
-	for _, q := range []string{jobs.QueuePublish, jobs.QueueImports, jobs.QueueWebhooks, jobs.QueueDefault} {
+	for _, q := range []string{app.QueuePublish, app.QueueImports, app.QueueWebhooks, app.QueueDefault} {
 		require.Positive(t, jobs.Queues[q].MaxWorkers, q)
 	}
 }
