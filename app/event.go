@@ -72,7 +72,7 @@ func (s *Service) Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, paylo
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
-	if (!ev.Subscribed && notificationForEvent(kind, b) == nil) || s.jobs == nil {
+	if !ev.Subscribed && notificationForEvent(kind, b) == nil {
 		return nil
 	}
 	if _, err := s.jobs.InsertTx(ctx, tx, FanOutEventArgs{EventID: ev.ID}, nil); err != nil {

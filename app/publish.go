@@ -70,16 +70,6 @@ func (e *ErrAttemptInFlight) Error() string {
 // (jobs.publishWorker), so only a dead worker's attempt is ever reconciled.
 const DefaultPublishLease = 16 * time.Minute
 
-// SetPublishLease changes the attempt lease (tests that kill workers).
-func (s *Service) SetPublishLease(d time.Duration) { s.publishLease = d }
-
-func (s *Service) lease() time.Duration {
-	if s.publishLease > 0 {
-		return s.publishLease
-	}
-	return DefaultPublishLease
-}
-
 // CompleteFunc completes the running River job inside tx (river.JobCompleteTx).
 type CompleteFunc func(ctx context.Context, tx pgx.Tx) error
 
@@ -129,8 +119,8 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
-		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.lease())) {
-			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
+		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.publishLease)) {
+			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.publishLease)}
 		}
 		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
 		started, err := q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}) // and the owner PROCESSING
@@ -431,10 +421,7 @@ func (s *Service) mediaFiles(ctx context.Context, orgID string, ids []string) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	rows, err := s.q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
 	if err != nil {
 		return nil, fmt.Errorf("app: publish media: %w", err)

@@ -23,9 +23,6 @@ const WebhooksPath = "/webhooks"
 // the webhooks deactivated.
 func (s *Service) DeactivateFailingWebhooks(ctx context.Context) ([]Webhook, error) {
 	h := s.hooks
-	if h == nil {
-		return nil, nil // webhooks not configured: none was delivered, none fails
-	}
 	now := s.now().UTC()
 	var out []Webhook
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {

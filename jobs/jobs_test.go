@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/store/storetest"
 )
@@ -22,8 +23,8 @@ func TestPlatformStatusWindowsExpireThroughRiver(t *testing.T) {
 	require.NoError(t, err)
 
 	log := slog.New(slog.DiscardHandler)
-	svc := app.New(pool, log, app.Options{})
-	client, err := jobs.NewClient(pool, svc, jobs.Options{Work: true, Logger: log, FetchPoll: 50 * time.Millisecond})
+	svc := apptest.New(t, pool, app.Options{})
+	client, err := jobs.NewClient(pool, svc, jobs.Options{Logger: log, FetchPoll: 50 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(ctx))
 	t.Cleanup(func() { require.NoError(t, client.Stop(context.Background())) })

@@ -291,7 +291,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 		b.Logf("warning: creating %d posts took %s, past their date (lead %s)", cfg.posts, time.Since(created), lead)
 	}
 
-	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{Work: true, PublishWorkers: cfg.workers})
+	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{PublishWorkers: cfg.workers})
 	require.NoError(b, err)
 	wctx, stopPromote := context.WithCancel(ctx)
 	defer stopPromote()
