@@ -1,4 +1,5 @@
-// Package jobs holds River workers and periodic jobs, and builds the River client with Crier's queues.
+// Package jobs builds River's clients — the insert-only one the Service enqueues through and the
+// one that works Crier's queues — and holds the workers and periodic jobs.
 package jobs
 
 import (

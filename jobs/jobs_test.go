@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
@@ -68,4 +69,23 @@ func TestPromoteDueMakesABurstAvailable(t *testing.T) {
 	require.Eventually(t, func() bool { return count("publish", "available") == burst }, 5*time.Second, 20*time.Millisecond)
 	require.Equal(t, 3, count("publish", "scheduled"), "jobs due in an hour wait for River's scheduler")
 	require.Equal(t, 3, count("default", "scheduled"), "other queues are River's")
+}
+
+// The Service enqueues through an insert-only client, which does not check kinds; the working
+// client does: every job app declares has a worker.
+func TestEveryJobKindHasAWorker(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	client, err := jobs.NewClient(pool, apptest.New(t, pool, app.Options{}), jobs.Options{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	for _, args := range []river.JobArgs{app.PublishTargetArgs{}, app.FanOutEventArgs{}, app.DeliverWebhookArgs{},
+		app.DeactivateWebhooksArgs{}, app.DeliverMailArgs{}, app.PlatformStatusExpireArgs{},
+		app.SocialAccountTokensRefreshArgs{}, app.SocialAccountPurgeArgs{}, app.UploadCleanupArgs{}} {
+		_, err := client.InsertTx(ctx, tx, args, nil)
+		require.NoError(t, err, args.Kind())
+	}
 }
