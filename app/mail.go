@@ -137,8 +137,9 @@ func lifetimeText(d time.Duration) string {
 // a day and a half of trying).
 const DeliverMailMaxAttempts = 12
 
-// sendMail writes a mail to the outbox in tx and, unless mail stays there (OutboxOnly), enqueues its delivery
-// in the same transaction: the mail exists exactly when the change that caused it committed.
+// sendMail writes a mail to the outbox in tx and, unless mail stays there (OutboxOnly), enqueues
+// its delivery in the same transaction: the mail exists exactly when the change that caused it
+// committed.
 func (s *Service) sendMail(ctx context.Context, tx pgx.Tx, kind MailKind, to string, d mailData) error {
 	d.Email = to
 	subject, text, html, err := renderMail(kind, d)
