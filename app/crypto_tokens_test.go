@@ -29,8 +29,9 @@ func TestSealerBindsKeyAndPlace(t *testing.T) {
 
 func TestOAuthStateSealedAndExpiring(t *testing.T) {
 	t.Parallel()
-	s := &Service{now: time.Now}
-	require.NoError(t, s.UseNetworks(Adapters{}, "0123456789abcdef0123456789abcdef"))
+	networks, err := newNetworkDeps(Adapters{}, []byte("0123456789abcdef0123456789abcdef"))
+	require.NoError(t, err)
+	s := &Service{now: time.Now, networks: networks}
 	raw := s.sealState(OAuthState{OrganizationID: "o", TeamID: "t", Network: Twitter, RedirectURL: "https://a.example/", Verifier: "secret-verifier"})
 	require.NotContains(t, raw, "secret-verifier")
 	st, err := s.openState(raw)

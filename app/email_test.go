@@ -3,7 +3,6 @@ package app_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 )
 
 var tokenInLink = regexp.MustCompile(`\?token=([A-Za-z0-9_-]+)`)
@@ -26,9 +26,13 @@ const testBaseURL = "https://crier.test"
 func mailSetup(t *testing.T) *testBundle {
 	t.Helper()
 	b := setup(t)
-	b.svc = app.New(b.db, slog.New(slog.DiscardHandler), app.Options{BaseURL: testBaseURL})
-	b.svc.SetClock(func() time.Time { return b.now })
+	b.svc = apptest.New(t, b.db, mailOptions(b))
 	return b
+}
+
+// mailOptions are mailSetup's settings: the BaseURL, and the bundle's clock.
+func mailOptions(b *testBundle) app.Options {
+	return app.Options{BaseURL: testBaseURL, Now: func() time.Time { return b.now }}
 }
 
 // mailTo returns the newest outbox mail of kind to addr.
@@ -266,12 +270,12 @@ func TestOutboxDeliveryJobs(t *testing.T) {
 	t.Parallel()
 	b := mailSetup(t)
 	jobs := &recordingEnqueuer{}
-	b.svc.UseJobs(jobs)
+	b.svc = apptest.New(t, b.db, mailOptions(b), func(d *app.Deps) { d.Jobs = jobs })
 	_, sess := b.signup(t)
 	require.Empty(t, jobs.args, "no mailer: nothing to deliver")
 
 	mailer := &fakeMailer{fail: errors.New("451 try later")}
-	b.svc.UseMailer(mailer)
+	b.svc = apptest.New(t, b.db, mailOptions(b), func(d *app.Deps) { d.Jobs, d.Mailer = jobs, mailer })
 	require.NoError(t, b.svc.ForgotPassword(context.Background(), sess.User.Email))
 	require.Len(t, jobs.args, 1)
 	id := jobs.args[0].(app.DeliverMailArgs).MailID
@@ -321,7 +325,7 @@ func TestDevMailbox(t *testing.T) {
 	_, err = b.svc.DevMail(context.Background(), "00000000-0000-0000-0000-000000000000")
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
 
-	prod := app.New(b.db, nil, app.Options{Production: true})
+	prod := apptest.New(t, b.db, app.Options{Production: true})
 	_, err = prod.DevMailbox(context.Background(), 10)
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
 	_, err = prod.DevMail(context.Background(), m.ID)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/store"
 )
@@ -52,18 +51,6 @@ func IsEventKind(kind string) bool {
 	return false
 }
 
-// FanOutEventArgs is the job that turns one outbox event into deliveries (and notifications).
-type FanOutEventArgs struct {
-	EventID string `json:"event_id"`
-}
-
-func (FanOutEventArgs) Kind() string { return "webhook_fan_out" }
-
-// InsertOpts puts fan-outs on the webhooks queue (QueueWebhooks must equal jobs.QueueWebhooks).
-func (FanOutEventArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueWebhooks, MaxAttempts: 25}
-}
-
 // Emit records an event in the outbox inside tx — the transaction of the change it reports — and,
 // when something will consume it (an active webhook of the organization subscribed to kind, or a
 // notification fed by kind), enqueues its fan-out job in the same transaction with InsertTx.
@@ -85,7 +72,7 @@ func (s *Service) Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, paylo
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
-	if (!ev.Subscribed && notificationForEvent(kind, b) == nil) || s.jobs == nil {
+	if !ev.Subscribed && notificationForEvent(kind, b) == nil {
 		return nil
 	}
 	if _, err := s.jobs.InsertTx(ctx, tx, FanOutEventArgs{EventID: ev.ID}, nil); err != nil {

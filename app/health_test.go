@@ -2,7 +2,6 @@ package app_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 	"github.com/crier/crier/store/storetest"
 )
 
@@ -32,8 +32,7 @@ func setup(t *testing.T) *testBundle {
 	t.Helper()
 	b := &testBundle{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	b.db = storetest.Tx(t)
-	b.svc = app.New(b.db, slog.New(slog.DiscardHandler), app.Options{})
-	b.svc.SetClock(func() time.Time { return b.now })
+	b.svc = apptest.New(t, b.db, app.Options{Now: func() time.Time { return b.now }})
 	return b
 }
 

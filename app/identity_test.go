@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 )
 
 func randomEmail() string {
@@ -171,7 +172,7 @@ func TestSeedDemoIsRepeatable(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, first.OrganizationID, p.OrganizationID)
 
-	prod := app.New(b.db, nil, app.Options{Production: true})
+	prod := apptest.New(t, b.db, app.Options{Production: true})
 	_, err = prod.SeedDemo(context.Background())
 	require.Equal(t, app.EForbidden, app.ErrorCode(err))
 }

@@ -33,9 +33,16 @@ type Mailer interface {
 	Send(ctx context.Context, m Email) error
 }
 
-// UseMailer sets the mailer. Without one (no SMTP_URL), mail stays in the outbox table, which the
-// dev mailbox reads; with one, every mail written to the outbox also gets a delivery job.
-func (s *Service) UseMailer(m Mailer) { s.mailer = m }
+// OutboxOnly is the Mailer of an instance without SMTP_URL: mail stays in the outbox table, which
+// the dev mailbox reads, and gets no delivery job. With any other Mailer, every mail written to the
+// outbox also gets a delivery job.
+var OutboxOnly Mailer = outboxOnly{}
+
+type outboxOnly struct{}
+
+var errNoMailer = errors.New("app: deliver mail: no mailer configured (SMTP_URL)")
+
+func (outboxOnly) Send(context.Context, Email) error { return errNoMailer }
 
 // MailKind is what an email is for.
 type MailKind string
@@ -130,8 +137,9 @@ func lifetimeText(d time.Duration) string {
 // a day and a half of trying).
 const DeliverMailMaxAttempts = 12
 
-// sendMail writes a mail to the outbox in tx and, when a mailer is configured, enqueues its delivery
-// in the same transaction: the mail exists exactly when the change that caused it committed.
+// sendMail writes a mail to the outbox in tx and, unless mail stays there (OutboxOnly), enqueues
+// its delivery in the same transaction: the mail exists exactly when the change that caused it
+// committed.
 func (s *Service) sendMail(ctx context.Context, tx pgx.Tx, kind MailKind, to string, d mailData) error {
 	d.Email = to
 	subject, text, html, err := renderMail(kind, d)
@@ -141,17 +149,17 @@ func (s *Service) sendMail(ctx context.Context, tx pgx.Tx, kind MailKind, to str
 	return s.queueRenderedMail(ctx, tx, kind, to, subject, text, html)
 }
 
-// queueRenderedMail writes a rendered mail to the outbox in tx and, with a mailer, enqueues its
-// delivery in the same transaction.
+// queueRenderedMail writes a rendered mail to the outbox in tx and, unless mail stays there
+// (OutboxOnly), enqueues its delivery in the same transaction.
 func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKind, to, subject, text, html string) error {
 	id, err := s.q.WithTx(tx).InsertOutboxMail(ctx, store.InsertOutboxMailParams{ToAddress: to, Subject: subject, TextBody: text, HtmlBody: html, Kind: string(kind)})
 	if err != nil {
 		return fmt.Errorf("app: outbox %s: %w", kind, err)
 	}
-	if s.mailer == nil || s.jobs == nil {
+	if s.mailer == OutboxOnly {
 		return nil
 	}
-	if _, err := s.jobs.InsertTx(ctx, tx, DeliverMailArgs{MailID: id}, &river.InsertOpts{MaxAttempts: DeliverMailMaxAttempts}); err != nil {
+	if _, err := s.jobs.InsertTx(ctx, tx, DeliverMailArgs{MailID: id}, nil); err != nil {
 		return fmt.Errorf("app: enqueue mail %s: %w", kind, err)
 	}
 	return nil
@@ -161,8 +169,8 @@ func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKin
 // A failure is recorded on the row (attempts, last_error) and returned, so River retries it. A mail
 // already sent is not sent again.
 func (s *Service) DeliverMail(ctx context.Context, id string) error {
-	if s.mailer == nil {
-		return errors.New("app: deliver mail: no mailer configured (SMTP_URL)")
+	if s.mailer == OutboxOnly {
+		return errNoMailer // a job enqueued by an instance with SMTP_URL: the mail is left as it is
 	}
 	m, err := s.q.GetOutboxMail(ctx, id)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -658,10 +658,7 @@ func reachedNetwork(t store.PublishTarget) bool {
 
 // enqueueTarget inserts the publish job of a target version, due at.
 func (s *Service) enqueueTarget(ctx context.Context, tx pgx.Tx, t store.PublishTarget, at time.Time) error {
-	if s.jobs == nil {
-		return nil
-	}
-	opts := &river.InsertOpts{Queue: QueuePublish, MaxAttempts: publishJobMaxAttempts}
+	opts := &river.InsertOpts{} // River takes the queue and attempts from PublishTargetArgs.InsertOpts
 	if at.After(s.now()) {
 		opts.ScheduledAt = at
 	}

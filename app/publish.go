@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
@@ -35,35 +34,12 @@ import (
 //	     (post.published / comment.published in the same transaction); complete the River job in
 //	     the same transaction (river.JobCompleteTx, through complete).
 
-// QueuePublish is the River queue of publishing (equals jobs.QueuePublish).
-const QueuePublish = "publish"
-
-// publishJobMaxAttempts bounds River's own retries of a job (crashes, database errors); the
-// network's transient failures are retried by new jobs (RETRYING), maxPublishAttempts of them.
-const (
-	publishJobMaxAttempts = 25
-	maxPublishAttempts    = 8
-)
-
-// PublishTargetArgs publishes one version of one target. PostID or CommentID names the target's
-// owner (it never changes) so tx1 locks it without reading the target first; jobs queued before
-// they were added read it.
-type PublishTargetArgs struct {
-	TargetID  string `json:"target_id"`
-	Version   int    `json:"version"`
-	PostID    string `json:"post_id,omitempty"`
-	CommentID string `json:"comment_id,omitempty"`
-}
+// maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
+// RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
+const maxPublishAttempts = 8
 
 func publishArgs(t store.PublishTarget) PublishTargetArgs {
 	return PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
-}
-
-func (PublishTargetArgs) Kind() string { return "publish_target" }
-
-// InsertOpts puts publishing on its queue.
-func (PublishTargetArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueuePublish, MaxAttempts: publishJobMaxAttempts}
 }
 
 // PublishRetryAt is when the next attempt after a transient failure runs: 30 s doubling per
@@ -93,16 +69,6 @@ func (e *ErrAttemptInFlight) Error() string {
 // DefaultPublishLease is how long an attempt is presumed alive: longer than the worker's timeout
 // (jobs.publishWorker), so only a dead worker's attempt is ever reconciled.
 const DefaultPublishLease = 16 * time.Minute
-
-// SetPublishLease changes the attempt lease (tests that kill workers).
-func (s *Service) SetPublishLease(d time.Duration) { s.publishLease = d }
-
-func (s *Service) lease() time.Duration {
-	if s.publishLease > 0 {
-		return s.publishLease
-	}
-	return DefaultPublishLease
-}
 
 // CompleteFunc completes the running River job inside tx (river.JobCompleteTx).
 type CompleteFunc func(ctx context.Context, tx pgx.Tx) error
@@ -153,8 +119,8 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
-		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.lease())) {
-			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.lease())}
+		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.publishLease)) {
+			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.publishLease)}
 		}
 		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
 		started, err := q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}) // and the owner PROCESSING
@@ -455,10 +421,7 @@ func (s *Service) mediaFiles(ctx context.Context, orgID string, ids []string) (m
 	if len(ids) == 0 {
 		return out, nil
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	rows, err := s.q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
 	if err != nil {
 		return nil, fmt.Errorf("app: publish media: %w", err)

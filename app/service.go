@@ -3,28 +3,43 @@
 package app
 
 import (
-	"context"
+	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
-
+	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 )
 
-// Enqueuer inserts River jobs inside the caller's transaction, so a row and its job commit together.
-// *river.Client[pgx.Tx] satisfies it.
-type Enqueuer interface {
-	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+// Deps are the Service's collaborators. Every one is required: New refuses a missing one, so an
+// instance never starts unable to, say, enqueue its jobs. What is optional by design says so with a
+// value: OutboxOnly when there is no SMTP server, an empty Adapters when no network can be connected.
+type Deps struct {
+	DB       store.DB
+	Log      *slog.Logger
+	Jobs     Enqueuer        // inserts jobs in the caller's transaction (jobs.NewInserter)
+	Mailer   Mailer          // delivers the outbox's mail (mail.SMTP), or OutboxOnly
+	Storage  storage.Storage // holds the uploads' bytes (storage.Open)
+	Networks Adapters        // each network's adapter (network.Adapters)
 }
 
-// Options are the settings the Service needs from the configuration.
+// Options are the Service's settings, from the configuration; zero values take the defaults.
 type Options struct {
 	BaseURL    string
 	Production bool
 	Sandbox    bool
+	// Secret is CRIER_SECRET (at least 32 bytes): it seals network tokens and the OAuth state, and
+	// keys the webhook secrets at rest.
+	Secret   []byte
+	Uploads  UploadOptions
+	Webhooks WebhookOptions
+	// Now is the clock; time.Now when nil (tests move it).
+	Now func() time.Time
+	// PublishLease is how long a publish attempt is presumed alive; DefaultPublishLease when zero
+	// (tests that kill workers shorten it).
+	PublishLease time.Duration
 }
 
 // Service is the single service layer. Its methods scope every query by the caller's organization.
@@ -33,24 +48,51 @@ type Service struct {
 	q        *store.Queries
 	jobs     Enqueuer
 	mailer   Mailer
-	networks *networkDeps    // UseNetworks
-	hooks    *webhookRuntime // UseWebhooks
+	networks *networkDeps
+	hooks    *webhookRuntime
+	uploads  *uploadDeps
 	log      *slog.Logger
 	opts     Options
 	now      func() time.Time
 
-	uploads *uploadDeps // UseStorage
-
-	publishLease time.Duration // SetPublishLease; DefaultPublishLease when zero
+	publishLease time.Duration
 }
 
-// New builds the Service. Call UseJobs once the River client exists (its workers need the Service).
-func New(db store.DB, log *slog.Logger, opts Options) *Service {
-	return &Service{db: db, q: store.New(db), log: log, opts: opts, now: time.Now}
+// New builds the Service from its dependencies and settings; it fails on a missing dependency or
+// a secret too short to derive keys from.
+func New(deps Deps, opts Options) (*Service, error) {
+	if err := deps.check(); err != nil {
+		return nil, err
+	}
+	networks, err := newNetworkDeps(deps.Networks, opts.Secret)
+	if err != nil {
+		return nil, err
+	}
+	hooks, err := newWebhookRuntime(opts.Secret, opts.Webhooks)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.PublishLease <= 0 {
+		opts.PublishLease = DefaultPublishLease
+	}
+	return &Service{db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
+		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease}, nil
 }
 
-// UseJobs sets the job enqueuer.
-func (s *Service) UseJobs(e Enqueuer) { s.jobs = e }
-
-// SetClock replaces the clock, for tests.
-func (s *Service) SetClock(now func() time.Time) { s.now = now }
+func (d Deps) check() error {
+	var missing []string
+	for name, absent := range map[string]bool{"DB": d.DB == nil, "Log": d.Log == nil, "Jobs": d.Jobs == nil,
+		"Mailer": d.Mailer == nil, "Storage": d.Storage == nil, "Networks": d.Networks == nil} {
+		if absent {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return fmt.Errorf("app: the Service needs Deps.%s", strings.Join(missing, ", Deps."))
+	}
+	return nil
+}

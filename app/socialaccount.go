@@ -155,9 +155,6 @@ const PasswordPagePath = "/connect/"
 
 // PasswordPageInfo is what the password page shows: the network and the server, from a valid state.
 func (s *Service) PasswordPageInfo(n Network, state string) (*OAuthState, error) {
-	if s.networks == nil {
-		return nil, Errorf(ENotImplemented, "Social networks are not configured")
-	}
 	st, err := s.openState(state)
 	if err != nil {
 		return nil, err
@@ -215,9 +212,6 @@ type CallbackResult struct {
 // success=false&error=CODE&message=…); without a redirectUrl (or with a bad state) the error is
 // returned for the transport to show.
 func (s *Service) CompleteConnect(ctx context.Context, n Network, query url.Values) CallbackResult {
-	if s.networks == nil {
-		return CallbackResult{Err: Errorf(ENotImplemented, "Social networks are not configured")}
-	}
 	st, err := s.openState(query.Get("state"))
 	if err != nil {
 		return CallbackResult{Err: err}

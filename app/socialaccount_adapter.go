@@ -255,34 +255,30 @@ func asAppError(err error) error {
 	return &Error{Code: ENetwork, Message: msg, Err: err}
 }
 
-// Adapters maps each network to its adapter.
+// Adapters maps each network to its adapter; a network without one cannot be connected here.
 type Adapters map[Network]Adapter
 
-// UseNetworks installs the network adapters and the secret that encrypts their tokens and signs
-// the OAuth state.
-func (s *Service) UseNetworks(adapters Adapters, secret string) error {
-	tokens, err := newSealer(secret, purposeNetworkTokens)
-	if err != nil {
-		return err
-	}
-	state, err := newSealer(secret, purposeOAuthState)
-	if err != nil {
-		return err
-	}
-	s.networks = &networkDeps{adapters: adapters, tokens: tokens, state: state}
-	return nil
-}
-
+// networkDeps are the network adapters and the keys, derived from the secret, that encrypt their
+// tokens and seal the OAuth state.
 type networkDeps struct {
 	adapters Adapters
 	tokens   *sealer
 	state    *sealer
 }
 
-func (s *Service) adapter(n Network) (Adapter, error) {
-	if s.networks == nil {
-		return nil, Errorf(ENotImplemented, "Social networks are not configured")
+func newNetworkDeps(adapters Adapters, secret []byte) (*networkDeps, error) {
+	tokens, err := newSealer(string(secret), purposeNetworkTokens)
+	if err != nil {
+		return nil, err
 	}
+	state, err := newSealer(string(secret), purposeOAuthState)
+	if err != nil {
+		return nil, err
+	}
+	return &networkDeps{adapters: adapters, tokens: tokens, state: state}, nil
+}
+
+func (s *Service) adapter(n Network) (Adapter, error) {
 	a, ok := s.networks.adapters[n]
 	if !ok {
 		return nil, Errorf(ENotImplemented, "Connecting %s is not available yet", n.DisplayName())

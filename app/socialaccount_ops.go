@@ -201,9 +201,6 @@ func (s *Service) CopySocialAccounts(ctx context.Context, fromTeamID, toTeamID s
 	if err != nil {
 		return nil, err
 	}
-	if s.networks == nil {
-		return nil, Errorf(ENotImplemented, "Social networks are not configured")
-	}
 	var out []SocialAccount
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
@@ -281,9 +278,6 @@ func cutChannel(k string) (string, bool) {
 // RefreshDueTokens refreshes the tokens expiring within the margin (the periodic job); failures
 // are logged and, for refusals, the account is marked for reconnection by refreshToken.
 func (s *Service) RefreshDueTokens(ctx context.Context) (int, error) {
-	if s.networks == nil {
-		return 0, nil
-	}
 	var byAccess []string
 	for n, a := range s.networks.adapters {
 		if r, ok := a.(AccessRefresher); ok && r.RefreshesWithAccessToken() {

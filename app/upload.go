@@ -56,8 +56,8 @@ type uploadDeps struct {
 	fetch *http.Client
 }
 
-// UseStorage gives the Service its upload storage and limits; zero limits take the defaults.
-func (s *Service) UseStorage(st storage.Storage, o UploadOptions) {
+// newUploadDeps takes the upload storage and limits; zero limits take the defaults.
+func newUploadDeps(st storage.Storage, o UploadOptions) *uploadDeps {
 	def := func(v *int64, d int64) {
 		if *v <= 0 {
 			*v = d
@@ -76,23 +76,11 @@ func (s *Service) UseStorage(st storage.Storage, o UploadOptions) {
 	if o.FetchTimeout <= 0 {
 		o.FetchTimeout = DefaultFetchTimeout
 	}
-	s.uploads = &uploadDeps{st: st, opts: o, fetch: netguard.Client(netguard.Options{AllowPrivate: o.AllowPrivateURLs, Timeout: o.FetchTimeout})}
+	return &uploadDeps{st: st, opts: o, fetch: netguard.Client(netguard.Options{AllowPrivate: o.AllowPrivateURLs, Timeout: o.FetchTimeout})}
 }
 
-// Storage answers the upload storage (nil before UseStorage).
-func (s *Service) Storage() storage.Storage {
-	if s.uploads == nil {
-		return nil
-	}
-	return s.uploads.st
-}
-
-func (s *Service) uploadDeps() (*uploadDeps, error) {
-	if s.uploads == nil {
-		return nil, &Error{Code: EInternal, Message: "Uploads are not configured", Err: errors.New("app: UseStorage was not called")}
-	}
-	return s.uploads, nil
-}
+// Storage answers the upload storage.
+func (s *Service) Storage() storage.Storage { return s.uploads.st }
 
 // Upload is an upload record (the spec's Upload; Posts when asked for).
 type Upload struct {
@@ -343,10 +331,7 @@ func (s *Service) CreateUpload(ctx context.Context, teamID *string, r io.ReadSee
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	if teamID, err = s.checkTeam(ctx, s.q, pr.OrganizationID, teamID); err != nil {
 		return nil, err
 	}
@@ -410,10 +395,7 @@ func (s *Service) CreateUploadFromURL(ctx context.Context, teamID *string, rawUR
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	if teamID, err = s.checkTeam(ctx, s.q, pr.OrganizationID, teamID); err != nil {
 		return nil, err
 	}
@@ -496,10 +478,7 @@ func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, f
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	teamID, t, err := s.initChecks(ctx, d, pr, teamID, mime, fileSize)
 	if err != nil {
 		return nil, err
@@ -538,13 +517,10 @@ func (s *Service) session(ctx context.Context, tx pgx.Tx, orgID, path string) (s
 // for a session already finished; refusals delete the bytes and close the session.
 func (s *Service) finishSession(ctx context.Context, pr *Principal, teamID *string, path, uploadID string, multipart bool,
 	assemble func(d *uploadDeps, sess store.UploadSession) error) (*Upload, error) {
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	var out store.Upload
 	var refused *store.UploadSession
-	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		sess, err := s.session(ctx, tx, pr.OrganizationID, path)
 		if err != nil {
@@ -635,10 +611,7 @@ func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, mime 
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	teamID, t, err := s.initChecks(ctx, d, pr, teamID, mime, &fileSize)
 	if err != nil {
 		return nil, err
@@ -704,10 +677,7 @@ func (s *Service) SignMultipartParts(ctx context.Context, path, uploadID string,
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	for i, n := range partNumbers {
 		if n < 1 || n > maxParts {
 			return nil, Invalid("Validation failed: partNumbers: Number must be between 1 and 10000",
@@ -766,10 +736,7 @@ func (s *Service) AbortMultipartUpload(ctx context.Context, path, uploadID strin
 	if err != nil {
 		return err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return err
-	}
+	d := s.uploads
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		sess, err := s.session(ctx, tx, pr.OrganizationID, path)
 		if err != nil {
@@ -810,10 +777,7 @@ func (s *Service) ListUploads(ctx context.Context, f UploadFilter, page Page) ([
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	if err := page.validate(); err != nil {
 		return nil, err
 	}
@@ -894,9 +858,6 @@ func (s *Service) GetUpload(ctx context.Context, id string) (*Upload, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.uploadDeps(); err != nil {
-		return nil, err
-	}
 	row, err := s.q.GetUpload(ctx, store.GetUploadParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
 		return nil, notFoundOr(err, "Upload", "app: get upload")
@@ -911,10 +872,7 @@ func (s *Service) GetUpload(ctx context.Context, id string) (*Upload, error) {
 // UploadPublicURL answers a signed URL of an upload that lives long enough for networks that pull
 // media (Instagram, Threads, Pinterest, Google Business, TikTok) to fetch it while they process.
 func (s *Service) UploadPublicURL(ctx context.Context, orgID, id string) (string, error) {
-	d, err := s.uploadDeps()
-	if err != nil {
-		return "", err
-	}
+	d := s.uploads
 	row, err := s.q.GetUpload(ctx, store.GetUploadParams{ID: id, OrganizationID: orgID})
 	if err != nil {
 		return "", notFoundOr(err, "Upload", "app: upload url")
@@ -929,10 +887,7 @@ func (s *Service) DeleteUploads(ctx context.Context, ids []string) ([]Upload, er
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.uploadDeps()
-	if err != nil {
-		return nil, err
-	}
+	d := s.uploads
 	if len(ids) == 0 {
 		return nil, Invalid("Validation failed: ids: Array must contain at least 1 element(s)",
 			Issue{Code: IssueTooSmall, Message: "Array must contain at least 1 element(s)", Path: []any{"ids"}})
@@ -1041,14 +996,11 @@ type UploadCleanup struct {
 // the objects of deleted uploads, and discards signed-URL uploads abandoned before completion.
 func (s *Service) CleanupUploads(ctx context.Context) (UploadCleanup, error) {
 	var res UploadCleanup
-	d, err := s.uploadDeps()
-	if err != nil {
-		return res, err
-	}
+	d := s.uploads
 	const batch = 500
 	now := s.now()
 	var expired []store.Upload
-	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		rows, err := q.ListExpiredUnusedUploads(ctx, store.ListExpiredUnusedUploadsParams{Before: now.Add(-d.opts.Retention), Lim: batch})
 		if err != nil {
@@ -1118,7 +1070,7 @@ func (s *Service) uploadFromRow(ctx context.Context, r store.Upload) *Upload {
 		v := r.VideoLength.Float64
 		u.VideoLength = &v
 	}
-	if s.uploads != nil && r.DeletedAt == nil {
+	if r.DeletedAt == nil {
 		sign := func(k *string) *string {
 			if k == nil {
 				return nil
@@ -1134,8 +1086,3 @@ func (s *Service) uploadFromRow(ctx context.Context, r store.Upload) *Upload {
 	}
 	return u
 }
-
-// UploadCleanupArgs is the periodic job that runs CleanupUploads.
-type UploadCleanupArgs struct{}
-
-func (UploadCleanupArgs) Kind() string { return "upload_cleanup" }

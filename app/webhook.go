@@ -15,10 +15,6 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// QueueWebhooks is the River queue of fan-outs and deliveries; it equals jobs.QueueWebhooks (a test
-// in jobs checks it) — app cannot import jobs.
-const QueueWebhooks = "webhooks"
-
 // Webhook settings and their defaults.
 const (
 	// DefaultWebhookDeactivateAfter: a webhook whose deliveries have all failed for this long is
@@ -35,11 +31,10 @@ const (
 	DefaultWebhookListLimit = 20
 )
 
-// WebhookOptions configure outgoing webhooks (from config: CRIER_SECRET, ALLOW_PRIVATE_URLS,
-// CRIER_ENV, WEBHOOK_DEACTIVATE_AFTER).
+// WebhookOptions configure outgoing webhooks (from config: ALLOW_PRIVATE_URLS, CRIER_ENV,
+// WEBHOOK_DEACTIVATE_AFTER); the key that encrypts webhook secrets at rest derives from
+// Options.Secret.
 type WebhookOptions struct {
-	// Secret is CRIER_SECRET; the key that encrypts webhook secrets at rest is derived from it.
-	Secret []byte
 	// AllowPrivateURLs lets webhooks reach private, loopback and link-local addresses.
 	AllowPrivateURLs bool
 	// RequireHTTPS refuses http:// endpoints (production).
@@ -58,30 +53,21 @@ type webhookRuntime struct {
 	limiter *endpointLimiter
 }
 
-// UseWebhooks configures outgoing webhooks; without it webhook operations answer 500.
-func (s *Service) UseWebhooks(o WebhookOptions) error {
+func newWebhookRuntime(secret []byte, o WebhookOptions) (*webhookRuntime, error) {
 	if o.DeactivateAfter <= 0 {
 		o.DeactivateAfter = DefaultWebhookDeactivateAfter
 	}
 	if o.PerEndpoint <= 0 {
 		o.PerEndpoint = DefaultWebhookPerEndpoint
 	}
-	box, err := newSecretBox(o.Secret)
+	box, err := newSecretBox(secret)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	client := netguard.Client(netguard.Options{AllowPrivate: o.AllowPrivateURLs, Timeout: WebhookTimeout})
 	// Redirects are not followed: a receiver answers where it was registered.
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	s.hooks = &webhookRuntime{opts: o, box: box, client: client, limiter: newEndpointLimiter(o.PerEndpoint)}
-	return nil
-}
-
-func (s *Service) webhooks() (*webhookRuntime, error) {
-	if s.hooks == nil {
-		return nil, fmt.Errorf("app: webhooks are not configured (UseWebhooks)")
-	}
-	return s.hooks, nil
+	return &webhookRuntime{opts: o, box: box, client: client, limiter: newEndpointLimiter(o.PerEndpoint)}, nil
 }
 
 // Webhook is an outgoing webhook. Secret is shown to its organization only (every operation is
@@ -188,10 +174,7 @@ func (s *Service) CreateWebhook(ctx context.Context, p WebhookParams) (*Webhook,
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, err
-	}
+	h := s.hooks
 	events, err := s.validateWebhook(h, p, true)
 	if err != nil {
 		return nil, err
@@ -233,10 +216,7 @@ func (s *Service) ListWebhooks(ctx context.Context, page Page) ([]Webhook, int, 
 	if err != nil {
 		return nil, 0, err
 	}
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, 0, err
-	}
+	h := s.hooks
 	if err := page.validate(); err != nil {
 		return nil, 0, err
 	}
@@ -265,10 +245,7 @@ func (s *Service) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, err
-	}
+	h := s.hooks
 	row, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
 		return nil, notFoundOr(err, "Webhook", "app: get webhook")
@@ -283,10 +260,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, p WebhookParams)
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, err
-	}
+	h := s.hooks
 	events, err := s.validateWebhook(h, p, false)
 	if err != nil {
 		return nil, err
@@ -347,10 +321,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*Webhook,
 	if err != nil {
 		return nil, err
 	}
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, err
-	}
+	h := s.hooks
 	secret, err := newWebhookSecret()
 	if err != nil {
 		return nil, err
@@ -428,9 +399,6 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.webhooks(); err != nil {
-		return nil, err
-	}
 	wh, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
 		return nil, notFoundOr(err, "Webhook", "app: test webhook")
@@ -467,9 +435,6 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 func (s *Service) ResendWebhookDelivery(ctx context.Context, webhookID, deliveryID string) (*WebhookDelivery, error) {
 	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
-		return nil, err
-	}
-	if _, err := s.webhooks(); err != nil {
 		return nil, err
 	}
 	wh, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: webhookID, OrganizationID: pr.OrganizationID})

@@ -14,11 +14,6 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// DeactivateWebhooksArgs is the periodic job that deactivates webhooks failing for too long.
-type DeactivateWebhooksArgs struct{}
-
-func (DeactivateWebhooksArgs) Kind() string { return "webhook_deactivate_failing" }
-
 // WebhooksPath is the dashboard page of webhooks (notifications and emails link to it).
 const WebhooksPath = "/webhooks"
 
@@ -28,9 +23,6 @@ const WebhooksPath = "/webhooks"
 // the webhooks deactivated.
 func (s *Service) DeactivateFailingWebhooks(ctx context.Context) ([]Webhook, error) {
 	h := s.hooks
-	if h == nil {
-		return nil, nil // webhooks not configured: none was delivered, none fails
-	}
 	now := s.now().UTC()
 	var out []Webhook
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {

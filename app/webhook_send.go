@@ -22,7 +22,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
-	"github.com/riverqueue/river"
 
 	"github.com/crier/crier/store"
 )
@@ -75,22 +74,7 @@ func WebhookRetryAt(deliveryID string, attempt int, attemptedAt time.Time) time.
 	return attemptedAt.Add(d + jitter).UTC().Truncate(time.Millisecond)
 }
 
-// DeliverWebhookArgs is the job that makes the attempts of one delivery.
-type DeliverWebhookArgs struct {
-	DeliveryID string `json:"delivery_id"`
-}
-
-func (DeliverWebhookArgs) Kind() string { return "webhook_deliver" }
-
-// InsertOpts: the webhooks queue, and the schedule's number of attempts.
-func (DeliverWebhookArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: QueueWebhooks, MaxAttempts: WebhookMaxAttempts}
-}
-
 func (s *Service) enqueueDelivery(ctx context.Context, tx pgx.Tx, deliveryID string) error {
-	if s.jobs == nil {
-		return fmt.Errorf("app: enqueue delivery: no job client")
-	}
 	if _, err := s.jobs.InsertTx(ctx, tx, DeliverWebhookArgs{DeliveryID: deliveryID}, nil); err != nil {
 		return fmt.Errorf("app: enqueue delivery: %w", err)
 	}
@@ -123,10 +107,7 @@ func WebhookBusySnooze() time.Duration {
 // It answers nil on success or when there is nothing to do (delivery gone or already final),
 // ErrEndpointBusy, or a *DeliveryFailedError after recording the failure and the next attempt's time.
 func (s *Service) DeliverWebhook(ctx context.Context, deliveryID string, attempt, maxAttempts int, attemptedAt time.Time) error {
-	h, err := s.webhooks()
-	if err != nil {
-		return err
-	}
+	h := s.hooks
 	d, err := s.q.GetDelivery(ctx, deliveryID)
 	if err != nil {
 		if ErrorCode(notFoundOr(err, "Delivery", "")) == ENotFound {
@@ -182,10 +163,7 @@ func (s *Service) DeliverWebhook(ctx context.Context, deliveryID string, attempt
 // attemptNow makes one attempt of d at once, waiting for the endpoint's share if needed (test and
 // resend). keepSchedule: a failure leaves a PENDING delivery in its retry schedule.
 func (s *Service) attemptNow(ctx context.Context, wh store.Webhook, d store.WebhookDelivery) (*WebhookDelivery, error) {
-	h, err := s.webhooks()
-	if err != nil {
-		return nil, err
-	}
+	h := s.hooks
 	key := endpointKey(wh.Url)
 	if err := h.limiter.acquire(ctx, key); err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 )
 
 // jobRecorder is an Enqueuer that records what the service enqueues.
@@ -37,8 +38,8 @@ func setupWebhooks(t *testing.T) (*testBundle, *jobRecorder) {
 	t.Helper()
 	b := setup(t)
 	jobs := &jobRecorder{}
-	b.svc.UseJobs(jobs)
-	require.NoError(t, b.svc.UseWebhooks(app.WebhookOptions{Secret: []byte(strings.Repeat("k", 32)), AllowPrivateURLs: true}))
+	b.svc = apptest.New(t, b.db, app.Options{Secret: []byte(strings.Repeat("k", 32)), Webhooks: app.WebhookOptions{AllowPrivateURLs: true},
+		Now: func() time.Time { return b.now }}, func(d *app.Deps) { d.Jobs = jobs })
 	return b, jobs
 }
 

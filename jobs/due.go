@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -31,9 +32,9 @@ func PromoteDue(ctx context.Context, db store.DBTX, log *slog.Logger) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			n, err := store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon, DuePromoteBatch)
+			n, err := store.PromoteDueJobs(ctx, db, app.QueuePublish, DuePromoteHorizon, DuePromoteBatch)
 			for err == nil && n == DuePromoteBatch && ctx.Err() == nil {
-				n, err = store.PromoteDueJobs(ctx, db, QueuePublish, DuePromoteHorizon, DuePromoteBatch)
+				n, err = store.PromoteDueJobs(ctx, db, app.QueuePublish, DuePromoteHorizon, DuePromoteBatch)
 			}
 			if err != nil && ctx.Err() == nil && log != nil && time.Since(warned) > time.Minute {
 				warned = time.Now() // once a minute while the database is unreachable; River's scheduler still runs

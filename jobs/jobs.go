@@ -1,4 +1,5 @@
-// Package jobs holds River workers and periodic jobs, and builds the River client with Crier's queues.
+// Package jobs builds River's clients — the insert-only one the Service enqueues through and the
+// one that works Crier's queues — and holds the workers and periodic jobs.
 package jobs
 
 import (
@@ -15,21 +16,14 @@ import (
 	"github.com/crier/crier/app"
 )
 
-// Queue names. Publishing and webhooks are network-bound (mostly waiting), so they get more workers
-// than CPU-bound work would; imports are long and rate-limited by the networks, so fewer.
-const (
-	QueuePublish  = "publish"
-	QueueImports  = "imports"
-	QueueWebhooks = "webhooks"
-	QueueDefault  = river.QueueDefault
-)
-
-// Queues is the worker count of each queue.
+// Queues is the worker count of each queue (app names them, with the jobs' arguments). Publishing
+// and webhooks are network-bound (mostly waiting), so they get more workers than CPU-bound work
+// would; imports are long and rate-limited by the networks, so fewer.
 var Queues = map[string]river.QueueConfig{
-	QueuePublish:  {MaxWorkers: 20},
-	QueueImports:  {MaxWorkers: 4},
-	QueueWebhooks: {MaxWorkers: 20},
-	QueueDefault:  {MaxWorkers: 10},
+	app.QueuePublish:  {MaxWorkers: 20},
+	app.QueueImports:  {MaxWorkers: 4},
+	app.QueueWebhooks: {MaxWorkers: 20},
+	app.QueueDefault:  {MaxWorkers: 10},
 }
 
 // River's fetch timing (see PromoteDue).
@@ -38,12 +32,10 @@ const (
 	FetchPollInterval = 100 * time.Millisecond
 )
 
-// Options configure the client.
+// Options configure the clients.
 type Options struct {
-	// Work makes the client fetch and run jobs; without it, it only inserts (an API-only instance).
-	Work   bool
 	Logger *slog.Logger
-	// FetchPoll shortens the polling intervals (tests); zero keeps River's defaults.
+	// FetchPoll shortens the polling intervals (tests); zero keeps FetchPollInterval.
 	FetchPoll time.Duration
 	// RescueStuckJobsAfter shortens River's rescue of jobs a dead worker left running (tests that
 	// kill workers); zero keeps River's default (1 hour).
@@ -52,50 +44,73 @@ type Options struct {
 	PublishWorkers int
 }
 
-// NewClient builds the River client with every worker and periodic job registered.
-func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Client[pgx.Tx], error) {
+// NewInserter builds the insert-only River client the Service enqueues through (app.Deps.Jobs);
+// pool may be nil when every insert is given its transaction (InsertTx), as the Service's are.
+//
+// Two clients break a cycle: the workers need the Service, and the Service needs a client to
+// enqueue. River v0.51.1 reads Config.Workers in NewClient (it checks every registered kind and
+// hands the list to its pilot), so workers added to the bundle after NewClient would run only
+// because River keeps the bundle's pointer, which it does not document. An insert-only client (no
+// Workers, no Queues: River's documented set-up for a program that only enqueues) needs nothing
+// from the Service, so the Service is built with it, and the working client (NewClient) after, over
+// the Service. An instance run with --no-workers has only the inserter. Without Workers River does
+// not check that an inserted kind has a worker; app/jobs.go lists the kinds and NewClient
+// registers a worker for each. The inserter has the workers' fetch cooldown, which paces the
+// NOTIFY River sends for a job available at once.
+func NewInserter(pool *pgxpool.Pool, opts Options) (*river.Client[pgx.Tx], error) {
 	cfg := &river.Config{Logger: opts.Logger}
-	if opts.Work {
-		workers := river.NewWorkers()
-		river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
-		addWebhookWorkers(workers, svc)
-		river.AddWorker(workers, &deliverMailWorker{svc: svc})
-		addSocialAccountWorkers(workers, svc)
-		river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
-		river.AddWorker(workers, &publishWorker{svc: svc})
-		cfg.Workers = workers
-		cfg.Queues = map[string]river.QueueConfig{}
-		for k, v := range Queues {
-			cfg.Queues[k] = v
-		}
-		if opts.PublishWorkers > 0 {
-			cfg.Queues[QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
-		}
-		if opts.RescueStuckJobsAfter > 0 {
-			cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
-			cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout
-		}
-		cfg.PeriodicJobs = []*river.PeriodicJob{
-			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
-				func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}),
-			uploadCleanupJob(),
-		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)
-		// Publishing's due-time precision: fetch every 100 ms (River's default is 1 s) with a 25 ms
-		// cooldown between fetches (default 100 ms); PromoteDue makes due jobs available ahead.
-		cfg.FetchCooldown, cfg.FetchPollInterval = FetchCooldown, FetchPollInterval
-		if opts.FetchPoll > 0 {
-			cfg.FetchCooldown = min(opts.FetchPoll, FetchCooldown)
-			cfg.FetchPollInterval = opts.FetchPoll
-		}
+	cfg.FetchCooldown, cfg.FetchPollInterval = fetchTiming(opts)
+	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: new river inserter: %w", err)
 	}
+	return client, nil
+}
+
+// NewClient builds the River client that works Crier's queues, with every worker and periodic job
+// registered over svc.
+func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Client[pgx.Tx], error) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
+	addWebhookWorkers(workers, svc)
+	river.AddWorker(workers, &deliverMailWorker{svc: svc})
+	addSocialAccountWorkers(workers, svc)
+	river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
+	river.AddWorker(workers, &publishWorker{svc: svc})
+	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}}
+	for k, v := range Queues {
+		cfg.Queues[k] = v
+	}
+	if opts.PublishWorkers > 0 {
+		cfg.Queues[app.QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
+	}
+	if opts.RescueStuckJobsAfter > 0 {
+		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
+		cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout
+	}
+	cfg.PeriodicJobs = []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
+			func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+		uploadCleanupJob(),
+	}
+	cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
+	cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)
+	cfg.FetchCooldown, cfg.FetchPollInterval = fetchTiming(opts)
 	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: new river client: %w", err)
 	}
 	return client, nil
+}
+
+// fetchTiming is publishing's due-time precision: fetch every 100 ms (River's default is 1 s) with
+// a 25 ms cooldown between fetches (default 100 ms); PromoteDue makes due jobs available ahead.
+func fetchTiming(opts Options) (cooldown, poll time.Duration) {
+	if opts.FetchPoll > 0 {
+		return min(opts.FetchPoll, FetchCooldown), opts.FetchPoll
+	}
+	return FetchCooldown, FetchPollInterval
 }
 
 type platformStatusExpireWorker struct {

@@ -6,9 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/store/storetest"
 )
@@ -22,8 +24,8 @@ func TestPlatformStatusWindowsExpireThroughRiver(t *testing.T) {
 	require.NoError(t, err)
 
 	log := slog.New(slog.DiscardHandler)
-	svc := app.New(pool, log, app.Options{})
-	client, err := jobs.NewClient(pool, svc, jobs.Options{Work: true, Logger: log, FetchPoll: 50 * time.Millisecond})
+	svc := apptest.New(t, pool, app.Options{})
+	client, err := jobs.NewClient(pool, svc, jobs.Options{Logger: log, FetchPoll: 50 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(ctx))
 	t.Cleanup(func() { require.NoError(t, client.Stop(context.Background())) })
@@ -37,7 +39,7 @@ func TestPlatformStatusWindowsExpireThroughRiver(t *testing.T) {
 
 func TestQueuesAreNamed(t *testing.T) {
 	t.Parallel()
-	for _, q := range []string{jobs.QueuePublish, jobs.QueueImports, jobs.QueueWebhooks, jobs.QueueDefault} {
+	for _, q := range []string{app.QueuePublish, app.QueueImports, app.QueueWebhooks, app.QueueDefault} {
 		require.Positive(t, jobs.Queues[q].MaxWorkers, q)
 	}
 }
@@ -67,4 +69,23 @@ func TestPromoteDueMakesABurstAvailable(t *testing.T) {
 	require.Eventually(t, func() bool { return count("publish", "available") == burst }, 5*time.Second, 20*time.Millisecond)
 	require.Equal(t, 3, count("publish", "scheduled"), "jobs due in an hour wait for River's scheduler")
 	require.Equal(t, 3, count("default", "scheduled"), "other queues are River's")
+}
+
+// The Service enqueues through an insert-only client, which does not check kinds; the working
+// client does: every job app declares has a worker.
+func TestEveryJobKindHasAWorker(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	client, err := jobs.NewClient(pool, apptest.New(t, pool, app.Options{}), jobs.Options{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	for _, args := range []river.JobArgs{app.PublishTargetArgs{}, app.FanOutEventArgs{}, app.DeliverWebhookArgs{},
+		app.DeactivateWebhooksArgs{}, app.DeliverMailArgs{}, app.PlatformStatusExpireArgs{},
+		app.SocialAccountTokensRefreshArgs{}, app.SocialAccountPurgeArgs{}, app.UploadCleanupArgs{}} {
+		_, err := client.InsertTx(ctx, tx, args, nil)
+		require.NoError(t, err, args.Kind())
+	}
 }

@@ -19,9 +19,6 @@ type uploadCleanupWorker struct {
 }
 
 func (w *uploadCleanupWorker) Work(ctx context.Context, _ *river.Job[app.UploadCleanupArgs]) error {
-	if w.svc.Storage() == nil {
-		return nil // an instance without storage (tools) has nothing to clean
-	}
 	_, err := w.svc.CleanupUploads(ctx)
 	return err
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/crier/crier/jobs"
 )
 
-// app cannot import jobs, so it names the webhooks queue itself; the two must agree.
+// The webhook jobs go to the webhooks queue, which has workers here.
 func TestWebhookJobsUseTheWebhooksQueue(t *testing.T) {
 	t.Parallel()
-	require.Equal(t, jobs.QueueWebhooks, app.QueueWebhooks)
-	require.Equal(t, jobs.QueueWebhooks, app.FanOutEventArgs{}.InsertOpts().Queue)
-	require.Equal(t, jobs.QueueWebhooks, app.DeliverWebhookArgs{}.InsertOpts().Queue)
+	require.Equal(t, "webhooks", app.QueueWebhooks)
+	require.Equal(t, app.QueueWebhooks, app.FanOutEventArgs{}.InsertOpts().Queue)
+	require.Equal(t, app.QueueWebhooks, app.DeliverWebhookArgs{}.InsertOpts().Queue)
 	require.Equal(t, app.WebhookMaxAttempts, app.DeliverWebhookArgs{}.InsertOpts().MaxAttempts)
-	require.Contains(t, jobs.Queues, jobs.QueueWebhooks)
+	require.Contains(t, jobs.Queues, app.QueueWebhooks)
 }

@@ -42,7 +42,7 @@ import (
 // cap: each network gets as many accounts (one per team) as its share of posts needs.
 func BenchmarkPublishDueTogether(b *testing.B) {
 	cfg := benchConfig{posts: envInt("CRIER_BENCH_POSTS", 300), fanout: envInt("CRIER_BENCH_FANOUT", 1),
-		rate: envInt("CRIER_BENCH_RATE", 50), workers: envInt("CRIER_BENCH_WORKERS", jobs.Queues[jobs.QueuePublish].MaxWorkers)}
+		rate: envInt("CRIER_BENCH_RATE", 50), workers: envInt("CRIER_BENCH_WORKERS", jobs.Queues[app.QueuePublish].MaxWorkers)}
 	cfg.paced = envInt("CRIER_BENCH_PACED", cfg.posts/5)
 	cfg.fanout = min(max(cfg.fanout, 1), len(app.Networks))
 	for i := 0; i < b.N; i++ {
@@ -291,7 +291,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 		b.Logf("warning: creating %d posts took %s, past their date (lead %s)", cfg.posts, time.Since(created), lead)
 	}
 
-	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{Work: true, PublishWorkers: cfg.workers})
+	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{PublishWorkers: cfg.workers})
 	require.NoError(b, err)
 	wctx, stopPromote := context.WithCancel(ctx)
 	defer stopPromote()

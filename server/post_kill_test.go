@@ -44,8 +44,7 @@ func TestPublishSurvivesKilledWorkers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills River clients for several seconds")
 	}
-	srv := servertest.Start(t, servertest.Options{NoWorkers: true})
-	srv.Service.SetPublishLease(3 * time.Second)
+	srv := servertest.Start(t, servertest.Options{NoWorkers: true, PublishLease: 3 * time.Second})
 	key := apiKeyFor(t, srv)
 	team := newTeam(t, srv, key, "Chaos")
 	nets := killTestNetworks()
@@ -105,7 +104,7 @@ func TestPublishSurvivesKilledWorkers(t *testing.T) {
 		StopAndCancel(context.Context) error
 		Stop(context.Context) error
 	} {
-		c, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{Work: true, FetchPoll: 20 * time.Millisecond,
+		c, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{FetchPoll: 20 * time.Millisecond,
 			RescueStuckJobsAfter: 2 * time.Second, PublishWorkers: 8})
 		require.NoError(t, err)
 		return c

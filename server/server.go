@@ -53,6 +53,10 @@ type Options struct {
 	Pool *pgxpool.Pool
 	// FetchPoll shortens River's polling (tests).
 	FetchPoll time.Duration
+	// Now replaces the Service's clock (tests); PublishLease its publish attempt lease (tests that
+	// kill workers).
+	Now          func() time.Time
+	PublishLease time.Duration
 }
 
 // Server is a running Crier instance's parts.
@@ -60,8 +64,10 @@ type Server struct {
 	Config  config.Config
 	Echo    *echo.Echo
 	Service *app.Service
-	River   *river.Client[pgx.Tx]
-	Pool    *pgxpool.Pool
+	// River works the queues (nil when built without Workers); the Service enqueues through an
+	// insert-only client of its own (jobs.NewInserter says why).
+	River *river.Client[pgx.Tx]
+	Pool  *pgxpool.Pool
 	// Sandbox is the simulated networks mounted under /sandbox/ (SANDBOX=1), else nil.
 	Sandbox *sandbox.Sandbox
 	log     *slog.Logger
@@ -88,32 +94,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
-	s.Service = app.New(s.Pool, log, app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox})
-	if cfg.SMTPURL != "" {
-		mailer, err := mail.New(cfg.SMTPURL, mail.Options{BaseURL: cfg.BaseURL})
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		s.Service.UseMailer(mailer)
-	}
-	if err := useStorage(ctx, cfg, s.Service); err != nil {
-		s.Close()
-		return nil, err
-	}
-	client, err := jobs.NewClient(s.Pool, s.Service, jobs.Options{Work: opts.Workers, Logger: log, FetchPoll: opts.FetchPoll})
-	if err != nil {
-		s.Close()
-		return nil, err
-	}
-	s.River = client
-	s.Service.UseJobs(client)
-	if err := s.Service.UseWebhooks(app.WebhookOptions{Secret: cfg.Secret, AllowPrivateURLs: cfg.AllowPrivateURLs,
-		RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter}); err != nil {
-		s.Close()
-		return nil, err
-	}
-	if err := s.Service.UseNetworks(network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs}), string(cfg.Secret)); err != nil {
+	if err := s.build(ctx, opts); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -227,20 +208,50 @@ func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slo
 	return e, nil
 }
 
-// useStorage opens STORAGE_URL and gives it to the Service with the upload limits.
-func useStorage(ctx context.Context, cfg config.Config, svc *app.Service) error {
+// build makes the Service over its dependencies, then the River client that works the queues over
+// the Service (the Service enqueues through an insert-only client, so neither waits on the other).
+func (s *Server) build(ctx context.Context, opts Options) error {
+	cfg := s.Config
+	inserter, err := jobs.NewInserter(s.Pool, jobs.Options{Logger: s.log, FetchPoll: opts.FetchPoll})
+	if err != nil {
+		return err
+	}
+	mailer := app.OutboxOnly // without SMTP_URL mail stays in the outbox (the dev mailbox reads it)
+	if cfg.SMTPURL != "" {
+		smtp, err := mail.New(cfg.SMTPURL, mail.Options{BaseURL: cfg.BaseURL})
+		if err != nil {
+			return err
+		}
+		mailer = smtp
+	}
 	st, err := storage.Open(ctx, cfg.StorageURL, storage.Options{BaseURL: cfg.BaseURL, Secret: cfg.Secret,
 		AccessKey: cfg.AWSAccessKeyID, SecretKey: cfg.AWSSecretAccessKey})
 	if err != nil {
 		return fmt.Errorf("server: STORAGE_URL: %w", err)
 	}
+	deps := app.Deps{DB: s.Pool, Log: s.log, Jobs: inserter, Mailer: mailer, Storage: st,
+		Networks: network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs})}
+	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, Secret: cfg.Secret,
+		Uploads:  uploadOptions(cfg),
+		Webhooks: app.WebhookOptions{AllowPrivateURLs: cfg.AllowPrivateURLs, RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter},
+		Now:      opts.Now, PublishLease: opts.PublishLease}
+	if s.Service, err = app.New(deps, settings); err != nil {
+		return err
+	}
+	if opts.Workers {
+		s.River, err = jobs.NewClient(s.Pool, s.Service, jobs.Options{Logger: s.log, FetchPoll: opts.FetchPoll})
+	}
+	return err
+}
+
+// uploadOptions are the upload limits of the configuration.
+func uploadOptions(cfg config.Config) app.UploadOptions {
 	const mb = 1 << 20
-	svc.UseStorage(st, app.UploadOptions{
+	return app.UploadOptions{
 		MaxImage: int64(cfg.UploadMaxImageMB) * mb, MaxVideo: int64(cfg.UploadMaxVideoMB) * mb,
 		MaxDocument: int64(cfg.UploadMaxDocumentMB) * mb, PartSize: int64(cfg.UploadPartSizeMB) * mb,
 		Retention: time.Duration(cfg.UploadRetentionDays) * 24 * time.Hour, AllowPrivateURLs: cfg.AllowPrivateURLs,
-	})
-	return nil
+	}
 }
 
 // headAsGet answers HEAD like GET (monitors use it); net/http drops the body of a HEAD response.

@@ -448,7 +448,7 @@ func TestWebhookSecretRotationGrace(t *testing.T) {
 	}
 
 	// Inside the grace window (an hour later on the service clock): both verify.
-	srv.Service.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
+	srv.Clock.Set(func() time.Time { return time.Now().Add(time.Hour) })
 	h := send()
 	require.True(t, standardOK(t, rotated.Secret, h, true))
 	require.True(t, standardOK(t, old, h, true))
@@ -457,14 +457,14 @@ func TestWebhookSecretRotationGrace(t *testing.T) {
 	require.True(t, xSignatureOK(old, h.body, h.header.Get("x-signature-previous")))
 
 	// After 24 hours only the new secret signs.
-	srv.Service.SetClock(func() time.Time { return time.Now().Add(25 * time.Hour) })
+	srv.Clock.Set(func() time.Time { return time.Now().Add(25 * time.Hour) })
 	h = send()
 	require.True(t, standardOK(t, rotated.Secret, h, true))
 	require.False(t, standardOK(t, old, h, true))
 	require.Len(t, strings.Fields(h.header.Get("webhook-signature")), 1)
 	require.True(t, xSignatureOK(rotated.Secret, h.body, h.header.Get("x-signature")))
 	require.Empty(t, h.header.Get("x-signature-previous"))
-	srv.Service.SetClock(time.Now)
+	srv.Clock.Set(time.Now)
 }
 
 // Without ALLOW_PRIVATE_URLS, private, loopback, link-local and metadata addresses are refused: at
@@ -700,8 +700,8 @@ func TestWebhookDeactivatedAfterFailingForThePeriod(t *testing.T) {
 	rcv := newReceiver(t)
 	hook := createWebhook(t, srv, key, rcv.URL, "team.created")
 	ctx := context.Background()
-	at := func(d time.Duration) { srv.Service.SetClock(func() time.Time { return time.Now().Add(d) }) }
-	defer srv.Service.SetClock(time.Now)
+	at := func(d time.Duration) { srv.Clock.Set(func() time.Time { return time.Now().Add(d) }) }
+	defer srv.Clock.Set(time.Now)
 	test := func() string {
 		res, b := do(t, http.MethodPost, srv.URL+"/api/v1/webhook/"+hook.ID+"/test", "", "x-api-key", key)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(b))

@@ -454,7 +454,7 @@ func TestResendVerification(t *testing.T) {
 	require.Contains(t, doc.Find(`[data-testid="resend-result"]`).Text(), "less than a minute ago")
 	require.True(t, doc.Find(`[data-testid="resend-result"]`).HasClass("verify-banner__result--error"))
 
-	b.svc.SetClock(func() time.Time { return time.Now().Add(2 * time.Minute) })
+	b.clock.Set(func() time.Time { return time.Now().Add(2 * time.Minute) })
 	before, err := b.svc.DevMailbox(context.Background(), app.DevMailboxMaxLimit)
 	require.NoError(t, err)
 	rec = br.post("/verify-email/resend", nil, htmx...)
@@ -464,7 +464,7 @@ func TestResendVerification(t *testing.T) {
 	require.Len(t, after, len(before)+1)
 
 	// Without htmx: a flash on the home page.
-	b.svc.SetClock(func() time.Time { return time.Now().Add(4 * time.Minute) })
+	b.clock.Set(func() time.Time { return time.Now().Add(4 * time.Minute) })
 	rec = br.post("/verify-email/resend", nil)
 	require.Equal(t, http.StatusSeeOther, rec.Code)
 	require.Contains(t, parse(t, br.get("/")).Find(`[data-testid="flash"]`).Text(), "Sent.")

@@ -27,15 +27,12 @@ import (
 	"github.com/crier/crier/storage"
 )
 
-// setupMedia is setup with uploads configured as the server does (server.useStorage): a disk
-// storage in a temporary directory, whose signed URLs Crier serves under /files/.
+// setupMedia is setup with uploads configured as the server does: a disk storage in a temporary
+// directory, whose signed URLs Crier serves under /files/.
 func setupMedia(t *testing.T) *testBundle {
 	t.Helper()
-	b := setup(t)
-	disk, err := storage.NewDisk(t.TempDir(), "http://crier.test", testSecret)
-	require.NoError(t, err)
-	b.svc.UseStorage(disk, app.UploadOptions{PartSize: 5 << 20})
-	b.e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk))
+	b := setupService(t, func(o *app.Options) { o.Uploads = app.UploadOptions{PartSize: 5 << 20} }, nil)
+	b.e.Any(storage.FilesPrefix+"*", echo.WrapHandler(b.svc.Storage().(*storage.Disk)))
 	return b
 }
 

@@ -29,10 +29,11 @@ type accountsBundle struct {
 
 func setupAccounts(t *testing.T) *accountsBundle {
 	t.Helper()
-	b := setup(t)
 	sb := httptest.NewServer(sandbox.New())
 	t.Cleanup(sb.Close)
-	require.NoError(t, b.svc.UseNetworks(network.Adapters(network.Options{Sandbox: true, BaseURL: sb.URL, AllowPrivate: true}), string(testSecret)))
+	b := setupService(t, nil, func(d *app.Deps) {
+		d.Networks = network.Adapters(network.Options{Sandbox: true, BaseURL: sb.URL, AllowPrivate: true})
+	})
 	return &accountsBundle{testBundle: b, sandboxURL: sb.URL}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/apptest"
 	"github.com/crier/crier/store/storetest"
 	"github.com/crier/crier/web"
 	"github.com/crier/crier/web/session"
@@ -42,6 +43,7 @@ func operational() *app.Health {
 type testBundle struct {
 	e       *echo.Echo
 	svc     *app.Service
+	clock   *apptest.Clock // the Service's
 	pool    *pgxpool.Pool
 	session *app.Session // the signed-in user (sign-up through the Service)
 	cookie  *http.Cookie // their session cookie, sent by get
@@ -52,8 +54,24 @@ type testBundle struct {
 // user up. deps adjust the dashboard's dependencies (e.g. a sandbox).
 func setup(t *testing.T, deps ...func(*web.Deps)) *testBundle {
 	t.Helper()
+	return setupService(t, nil, nil, deps...)
+}
+
+// setupService is setup with the Service's settings adjusted by settings and its dependencies by
+// with (either may be nil), as the server's configuration would.
+func setupService(t *testing.T, settings func(*app.Options), with func(*app.Deps), deps ...func(*web.Deps)) *testBundle {
+	t.Helper()
 	pool, _ := storetest.NewDB(t)
-	svc := app.New(pool, slog.New(slog.DiscardHandler), app.Options{BaseURL: "http://crier.test"})
+	clock := apptest.NewClock()
+	opts := app.Options{BaseURL: "http://crier.test", Secret: testSecret, Now: clock.Now}
+	if settings != nil {
+		settings(&opts)
+	}
+	var adjust []func(*app.Deps)
+	if with != nil {
+		adjust = append(adjust, with)
+	}
+	svc := apptest.New(t, pool, opts, adjust...)
 	e := echo.New()
 	e.Use(middleware.RequestID())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{ContentSecurityPolicy: strictCSP}))
@@ -77,7 +95,7 @@ func setup(t *testing.T, deps ...func(*web.Deps)) *testBundle {
 	require.NoError(t, err)
 	cookie, err := session.NewCookie(web.NewSessionStore(testSecret, false), session.Data{UserID: sess.User.ID, OrganizationID: *sess.CurrentOrganizationID, Generation: sess.Generation})
 	require.NoError(t, err)
-	return &testBundle{e: e, svc: svc, pool: pool, session: sess, cookie: cookie}
+	return &testBundle{e: e, svc: svc, clock: clock, pool: pool, session: sess, cookie: cookie}
 }
 
 // setHealth records the statuses of h through the Service, as the operator's CLI does.

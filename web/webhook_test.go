@@ -22,9 +22,7 @@ import (
 // servertest's ALLOW_PRIVATE_URLS=1) so a loopback receiver can answer.
 func setupWebhooks(t *testing.T) *testBundle {
 	t.Helper()
-	b := setup(t)
-	require.NoError(t, b.svc.UseWebhooks(app.WebhookOptions{Secret: testSecret, AllowPrivateURLs: true}))
-	return b
+	return setupService(t, func(o *app.Options) { o.Webhooks.AllowPrivateURLs = true }, nil)
 }
 
 // receiver is a loopback endpoint that answers JSON and counts what it got.
@@ -121,8 +119,7 @@ func TestWebhooksPageEmptyThenCreateWithErrorsKept(t *testing.T) {
 
 func TestWebhookCreateRefusesHTTPInProductionAndPrivateAddresses(t *testing.T) {
 	t.Parallel()
-	b := setup(t)
-	require.NoError(t, b.svc.UseWebhooks(app.WebhookOptions{Secret: testSecret, RequireHTTPS: true}))
+	b := setupService(t, func(o *app.Options) { o.Webhooks.RequireHTTPS = true }, nil)
 
 	rec := b.post(t, "/webhooks", url.Values{"url": {"http://hooks.example.com/x"}, "events": {"team.created"}})
 	require.Equal(t, http.StatusUnprocessableEntity, rec.Code)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/crier/crier/app/apptest"
 	"github.com/crier/crier/config"
 	"github.com/crier/crier/server"
 	"github.com/crier/crier/store/storetest"
@@ -21,6 +22,8 @@ import (
 type Server struct {
 	*server.Server
 	URL string // base URL, e.g. http://127.0.0.1:41234
+	// Clock is the Service's clock: the time until a test moves it.
+	Clock *apptest.Clock
 }
 
 // Options tune the test server.
@@ -32,6 +35,8 @@ type Options struct {
 	// MaxConns, when set, serves from a pool of that many connections (benchmarks) instead of the
 	// test database's small shared pool.
 	MaxConns int
+	// PublishLease shortens the publish attempt lease (tests that kill workers).
+	PublishLease time.Duration
 }
 
 // Start runs a server until the test ends.
@@ -52,7 +57,11 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"ALLOW_PRIVATE_URLS": "1",
 	}
 	workers := true
+	var lease time.Duration
 	for _, o := range opts {
+		if o.PublishLease > 0 {
+			lease = o.PublishLease
+		}
 		for k, v := range o.Env {
 			env[k] = v
 		}
@@ -81,7 +90,9 @@ func Start(t testing.TB, opts ...Options) *Server {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond})
+	clock := apptest.NewClock()
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond,
+		Now: clock.Now, PublishLease: lease})
 	if err != nil {
 		cancel()
 		t.Fatalf("servertest: %v", err)
@@ -94,5 +105,5 @@ func Start(t testing.TB, opts ...Options) *Server {
 			t.Errorf("servertest: run: %v", err)
 		}
 	})
-	return &Server{Server: srv, URL: base}
+	return &Server{Server: srv, URL: base, Clock: clock}
 }
