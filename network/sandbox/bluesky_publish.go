@@ -70,7 +70,7 @@ func blueskyPublish(d *dialect) {
 	newBlob := func(q *req, data []byte, mime string, u *User) map[string]any {
 		cid := cidOf(data)
 		if q.net.find(KindMedia, cid) == nil {
-			q.net.keep(Held{Kind: KindMedia, ID: cid, User: u.Login, Data: map[string]any{"mimeType": mime, "size": len(data), "sniffed": pdSniff(data)}})
+			q.net.keep(Held{Kind: KindMedia, ID: cid, User: u.Login, Data: map[string]any{"mimeType": mime, "size": len(data), "sniffed": sniffMedia(data)}})
 		}
 		return map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": mime, "size": len(data)}
 	}
@@ -146,7 +146,7 @@ func blueskyPublish(d *dialect) {
 			}
 		}
 		job := randID("job")[:20]
-		q.net.keep(Held{Kind: KindMedia, ID: job, User: q.user.Login, Text: v.Get("name"), Data: map[string]any{"job": "JOB_STATE_CREATED", "cid": cid, "size": len(data), "mimeType": mime, "polls": 0, "sniffed": pdSniff(data)}})
+		q.net.keep(Held{Kind: KindMedia, ID: job, User: q.user.Login, Text: v.Get("name"), Data: map[string]any{"job": "JOB_STATE_CREATED", "cid": cid, "size": len(data), "mimeType": mime, "polls": 0, "sniffed": sniffMedia(data)}})
 		q.json(http.StatusOK, map[string]any{"did": q.user.ID, "jobId": job, "state": "JOB_STATE_CREATED"})
 	}
 	d.unauthenticated["GET /xrpc/app.bsky.video.getJobStatus"] = func(q *req) {

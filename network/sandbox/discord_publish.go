@@ -47,10 +47,10 @@ func discordPublish(d *dialect) {
 				Filename string `json:"filename"`
 			} `json:"attachments"`
 		}
-		fields, files, multi := pdMultipart(q.r)
+		fields, files, multi := readMultipart(q.r)
 		ok := true
 		if multi {
-			ok = pdUnmarshal(fields["payload_json"], &in)
+			ok = unmarshalString(fields["payload_json"], &in)
 		} else {
 			ok = decodeJSON(q.r, &in)
 		}
@@ -96,7 +96,7 @@ func discordPublish(d *dialect) {
 		}
 		if in.EnforceNonce && nonce != "" {
 			for _, kind := range []string{KindPost, KindComment} {
-				for _, h := range q.net.pdHeld(kind, ch.ID) {
+				for _, h := range q.net.heldIn(kind, ch.ID) {
 					if h.Data["nonce"] == nonce && q.net.sb.Now().Sub(h.At) < 10*60e9 {
 						q.json(http.StatusOK, discordMessage(u, h))
 						return
@@ -135,8 +135,8 @@ func discordPublish(d *dialect) {
 			return
 		}
 		var all []*Held
-		all = append(all, q.net.pdHeld(KindPost, ch.ID)...)
-		all = append(all, q.net.pdHeld(KindComment, ch.ID)...)
+		all = append(all, q.net.heldIn(KindPost, ch.ID)...)
+		all = append(all, q.net.heldIn(KindComment, ch.ID)...)
 		out := []map[string]any{}
 		for i := len(all) - 1; i >= 0 && len(out) < limit; i-- {
 			out = append(out, discordMessage(u, all[i]))

@@ -55,7 +55,7 @@ func facebookPublishRoutes() map[string]func(q *req) {
 
 // fbPage answers the page of the path when the request carries that page's token.
 func fbPage(q *req) (*Channel, bool) {
-	page := peSeg(q, 2)
+	page := pathSegment(q, 2)
 	tok := q.net.bearer(q.r)
 	for i, c := range q.user.Channels {
 		if c.ID == page {
@@ -90,7 +90,7 @@ func fbInvalid(q *req, msg string) {
 }
 
 // fbID is a Graph object id.
-func fbID() string { return "1" + peNumID(14) }
+func fbID() string { return "1" + randomDigits(14) }
 
 // fbSchedule reads published/scheduled_publish_time: (scheduled, ok).
 func fbSchedule(q *req, f map[string][]string) (bool, bool) {
@@ -118,13 +118,13 @@ func fbFeed(q *req) {
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	msg, link := f.Get("message"), f.Get("link")
 	if utf8.RuneCountInString(msg) > 63206 {
 		fbInvalid(q, "(#100) The message is too long.")
 		return
 	}
-	if link != "" && !pePublicURL(link) {
+	if link != "" && !isFetchableURL(link) {
 		fbInvalid(q, "(#100) link URL is not properly formatted")
 		return
 	}
@@ -168,13 +168,13 @@ func fbPhotos(q *req) {
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	u := f.Get("url")
 	if u == "" {
 		fbInvalid(q, "(#324) Requires upload file")
 		return
 	}
-	if !pePublicURL(u) {
+	if !isFetchableURL(u) {
 		fbInvalid(q, "(#100) url should represent a valid URL")
 		return
 	}
@@ -209,9 +209,9 @@ func fbVideos(q *req) {
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	u := f.Get("file_url")
-	if !pePublicURL(u) {
+	if !isFetchableURL(u) {
 		fbInvalid(q, "(#100) Invalid file_url: the video file could not be retrieved")
 		return
 	}
@@ -232,7 +232,7 @@ func fbResumable(q *req, kind string) {
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	switch f.Get("upload_phase") {
 	case "start":
 		id := fbID()
@@ -277,7 +277,7 @@ func fbResumable(q *req, kind string) {
 
 // fbUpload receives a started video at rupload: a file_url header (Meta pulls it) or the bytes.
 func fbUpload(q *req) {
-	v := q.net.live(peSeg(q, 3), KindMedia)
+	v := q.net.live(pathSegment(q, 3), KindMedia)
 	if v == nil || v.User != q.user.Login || (v.Data["type"] != "reel" && v.Data["type"] != "video_story") {
 		q.json(http.StatusBadRequest, map[string]any{"debug_info": map[string]any{"type": "ProcessingFailedError", "message": "Invalid video id"}})
 		return
@@ -290,7 +290,7 @@ func fbUpload(q *req) {
 			return
 		}
 		file = fmt.Sprintf("bytes:%d", len(b))
-	} else if !pePublicURL(file) {
+	} else if !isFetchableURL(file) {
 		q.json(http.StatusBadRequest, map[string]any{"debug_info": map[string]any{"type": "ProcessingFailedError", "message": "Invalid file_url"}})
 		return
 	}
@@ -303,7 +303,7 @@ func fbPhotoStory(q *req) {
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	ph := q.net.live(f.Get("photo_id"), KindMedia)
 	if ph == nil || ph.Channel != page.ID || ph.Data["type"] != "photo" || ph.Data["used"] == true {
 		fbInvalid(q, fmt.Sprintf("(#100) Invalid photo_id %q", f.Get("photo_id")))
@@ -318,7 +318,7 @@ func fbPhotoStory(q *req) {
 
 // fbObject answers a live post, photo/video or comment the token's page owns.
 func fbObject(q *req) *Held {
-	id := peSeg(q, 2)
+	id := pathSegment(q, 2)
 	h := q.net.live(id, KindPost) // a finished reel is a post with its video's id
 	if h == nil {
 		h = q.net.live(id, KindComment, KindMedia)
@@ -342,7 +342,7 @@ func fbView(h *Held) map[string]any {
 		}
 	}
 	if s, ok := h.Data["video_status"].(string); ok {
-		if s == "processing" && pePolls(h) >= 1 {
+		if s == "processing" && countPoll(h) >= 1 {
 			s = "ready"
 			h.Data["video_status"] = s
 		}
@@ -359,7 +359,7 @@ func fbView(h *Held) map[string]any {
 
 func fbGet(q *req) {
 	for _, c := range q.user.Channels { // a page: its fields, with its token for its admin
-		if c.ID == peSeg(q, 2) {
+		if c.ID == pathSegment(q, 2) {
 			q.json(http.StatusOK, map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token})
 			return
 		}
@@ -413,7 +413,7 @@ func fbComment(q *req) {
 		fbMissing(q, parent.ID)
 		return
 	}
-	msg := peForm(q.r).Get("message")
+	msg := formValues(q.r).Get("message")
 	if msg == "" {
 		fbInvalid(q, "(#100) Missing message or attachment.")
 		return

@@ -23,12 +23,12 @@ func googleBusinessPublish(d *dialect) {
 
 // gbpLocation answers the location of the path when the caller manages it.
 func gbpLocation(q *req) (string, bool) {
-	if peSeg(q, 3) != q.user.ID {
+	if pathSegment(q, 3) != q.user.ID {
 		googleError(q, apiError{Status: http.StatusForbidden, Message: "The caller does not have permission"})
 		return "", false
 	}
 	for _, c := range q.user.Channels {
-		if c.ID == peSeg(q, 5) {
+		if c.ID == pathSegment(q, 5) {
 			return "accounts/" + q.user.ID + "/locations/" + c.ID, true
 		}
 	}
@@ -85,7 +85,7 @@ func gbpCreate(q *req) {
 				return
 			}
 		case "BOOK", "ORDER", "SHOP", "LEARN_MORE", "SIGN_UP":
-			if !pePublicURL(str(cta, "url")) {
+			if !isFetchableURL(str(cta, "url")) {
 				bad("Request contains an invalid argument. callToAction.url is invalid.")
 				return
 			}
@@ -117,7 +117,7 @@ func gbpCreate(q *req) {
 	}
 	for _, m := range media {
 		mm, _ := m.(map[string]any)
-		if str(mm, "mediaFormat") != "PHOTO" || !pePublicURL(str(mm, "sourceUrl")) {
+		if str(mm, "mediaFormat") != "PHOTO" || !isFetchableURL(str(mm, "sourceUrl")) {
 			bad("Request contains an invalid argument. media[].sourceUrl must be a public photo URL (mediaFormat PHOTO).")
 			return
 		}

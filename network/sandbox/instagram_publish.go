@@ -44,9 +44,9 @@ func instagramPublish(d *dialect) {
 	}
 	d.routes["GET "+fbV+"/{id}"] = igGet
 	d.routes["DELETE "+fbV+"/{id}"] = func(q *req) {
-		h := q.net.live(peSeg(q, 2), KindPost, KindComment)
+		h := q.net.live(pathSegment(q, 2), KindPost, KindComment)
 		if h == nil || h.User != q.user.Login {
-			fbMissing(q, peSeg(q, 2))
+			fbMissing(q, pathSegment(q, 2))
 			return
 		}
 		q.net.remove(h)
@@ -73,7 +73,7 @@ func igUsed(q *req, ig string) int {
 
 // igAccount answers the Instagram account of the path when the token may publish for it.
 func igAccount(q *req) *Channel {
-	id := peSeg(q, 2)
+	id := pathSegment(q, 2)
 	for i, c := range q.user.Channels {
 		if igLoginToken(q.tok) && igLoginAccount(q.user) != &q.user.Channels[i] {
 			continue // an Instagram Login token acts for its own account only
@@ -102,7 +102,7 @@ func igCreate(q *req) {
 	if acc == nil {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	mt, img, vid, caption := f.Get("media_type"), f.Get("image_url"), f.Get("video_url"), f.Get("caption")
 	carouselItem := f.Get("is_carousel_item") == "true"
 	bad := func(msg string) { fbInvalid(q, msg) }
@@ -118,7 +118,7 @@ func igCreate(q *req) {
 	var media []string
 	switch mt {
 	case "", "IMAGE":
-		if !pePublicURL(img) || vid != "" {
+		if !isFetchableURL(img) || vid != "" {
 			bad("(#100) The parameter image_url is required.")
 			return
 		}
@@ -133,7 +133,7 @@ func igCreate(q *req) {
 		if mt == "STORIES" && img != "" {
 			u = img
 		}
-		if !pePublicURL(u) {
+		if !isFetchableURL(u) {
 			bad("(#100) The parameter video_url is required.")
 			return
 		}
@@ -209,7 +209,7 @@ func igCreate(q *req) {
 			data[k] = v
 		}
 	}
-	id := "17" + peNumID(15)
+	id := "17" + randomDigits(15)
 	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: acc.IGID, Text: caption, Media: media, Data: data})
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
@@ -219,7 +219,7 @@ func igPublish(q *req) {
 	if acc == nil {
 		return
 	}
-	c := q.net.live(peForm(q.r).Get("creation_id"), KindMedia)
+	c := q.net.live(formValues(q.r).Get("creation_id"), KindMedia)
 	if c == nil || c.Data["type"] != igContainer || c.Data["ig"] != acc.IGID || c.Data["carousel_item"] == true {
 		fbInvalid(q, "(#100) Param creation_id is not a valid media container")
 		return
@@ -237,7 +237,7 @@ func igPublish(q *req) {
 		return
 	}
 	c.Data["status"] = "PUBLISHED"
-	id := "18" + peNumID(15)
+	id := "18" + randomDigits(15)
 	short := strings.ToUpper(randID("")[:4]) + randID("")[:7]
 	path := "/p/"
 	if c.Data["product"] == "REELS" {
@@ -267,7 +267,7 @@ func igView(h *Held) map[string]any {
 }
 
 func igGet(q *req) {
-	id := peSeg(q, 2)
+	id := pathSegment(q, 2)
 	h := q.net.live(id, KindPost, KindMedia, KindComment)
 	if h == nil || h.User != q.user.Login {
 		fbMissing(q, id)
@@ -276,7 +276,7 @@ func igGet(q *req) {
 	var out map[string]any
 	switch h.Kind {
 	case KindMedia:
-		if h.Data["status"] == "IN_PROGRESS" && pePolls(h) >= 1 {
+		if h.Data["status"] == "IN_PROGRESS" && countPoll(h) >= 1 {
 			h.Data["status"] = "FINISHED"
 		}
 		status := map[string]string{"IN_PROGRESS": "In Progress: Media is still being processed.", "FINISHED": "Finished: Media has been uploaded and it is ready to be published.",
@@ -316,18 +316,18 @@ func igList(q *req, stories bool) {
 }
 
 func igComment(q *req, parentKind string) {
-	id := peSeg(q, 2)
+	id := pathSegment(q, 2)
 	p := q.net.live(id, parentKind)
 	if p == nil || p.User != q.user.Login {
 		fbMissing(q, id)
 		return
 	}
-	msg := peForm(q.r).Get("message")
+	msg := formValues(q.r).Get("message")
 	if msg == "" {
 		fbInvalid(q, "(#100) The parameter message is required")
 		return
 	}
-	cid := "17" + peNumID(15)
+	cid := "17" + randomDigits(15)
 	q.net.keep(Held{Kind: KindComment, ID: cid, User: q.user.Login, Channel: p.Channel, Text: msg, Parent: p.ID})
 	q.json(http.StatusOK, map[string]any{"id": cid})
 }

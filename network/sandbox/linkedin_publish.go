@@ -160,14 +160,14 @@ func linkedinPublish(d *dialect) {
 			h.Data["parts"].(map[string]int)[etag] = len(b)
 			q.w.Header().Set("ETag", etag)
 			if parts[2] == "0" {
-				h.Data["sniffed"] = pdSniff(b)
+				h.Data["sniffed"] = sniffMedia(b)
 			}
 		} else {
 			if h.Data["kind"] == "image" && len(b) > 36152320 {
 				lerr(q, http.StatusBadRequest, "", "Image too large")
 				return
 			}
-			h.Data["sniffed"], h.Data["size"] = pdSniff(b), len(b)
+			h.Data["sniffed"], h.Data["size"] = sniffMedia(b), len(b)
 			h.Data["status"] = "AVAILABLE"
 			if h.Data["kind"] == "document" {
 				h.Data["status"] = "PROCESSING"
@@ -324,7 +324,7 @@ func linkedinPublish(d *dialect) {
 			count = 10
 		}
 		els := []map[string]any{}
-		posts := q.net.pdHeld(KindPost, v.Get("author"))
+		posts := q.net.heldIn(KindPost, v.Get("author"))
 		for i := len(posts) - 1; i >= 0 && len(els) < count; i-- {
 			els = append(els, postJSON(posts[i]))
 		}

@@ -59,7 +59,7 @@ func pinterestPublish(d *dialect) {
 		}
 	}
 	d.routes["GET /v5/boards/{id}/pins"] = func(q *req) {
-		board := peSeg(q, 3)
+		board := pathSegment(q, 3)
 		if !pinterestOwnsBoard(q, board) {
 			q.fail(apiError{Status: http.StatusNotFound, Code: "40", Message: "Board not found."})
 			return
@@ -81,7 +81,7 @@ func pinterestPublish(d *dialect) {
 			q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: "Invalid parameters. media_type must be video."})
 			return
 		}
-		id := peNumID(18)
+		id := randomDigits(18)
 		key := "uploads/" + id[:4] + "/" + id + ".mp4"
 		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"type": "pinterest-video", "status": "registered", "key": key}})
 		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": baseURL(q) + "/media-upload",
@@ -90,12 +90,12 @@ func pinterestPublish(d *dialect) {
 				"x-amz-signature": randID(""), "policy": base64.StdEncoding.EncodeToString([]byte(`{"conditions":[]}`)), "Content-Type": "multipart/form-data"}})
 	}
 	d.routes["GET /v5/media/{id}"] = func(q *req) {
-		h := q.net.live(peSeg(q, 3), pinterestMediaKind)
+		h := q.net.live(pathSegment(q, 3), pinterestMediaKind)
 		if h == nil || h.User != q.user.Login {
 			q.fail(apiError{Status: http.StatusNotFound, Code: "4", Message: "Media not found."})
 			return
 		}
-		if h.Data["status"] == "processing" && pePolls(h) >= 1 {
+		if h.Data["status"] == "processing" && countPoll(h) >= 1 {
 			h.Data["status"] = "succeeded"
 		}
 		q.json(http.StatusOK, map[string]any{"media_id": h.ID, "media_type": "video", "status": h.Data["status"]})
@@ -105,8 +105,8 @@ func pinterestPublish(d *dialect) {
 	}
 	// The S3 form upload: the key names the media, the file is required; 204 like S3.
 	d.unauthenticated["POST /media-upload"] = func(q *req) {
-		form := peForm(q.r)
-		h := q.net.peByData(pinterestMediaKind, "key", form.Get("key"))
+		form := formValues(q.r)
+		h := q.net.heldWith(pinterestMediaKind, "key", form.Get("key"))
 		file, _, err := q.r.FormFile("file")
 		if h == nil || err != nil || form.Get("x-amz-signature") == "" {
 			q.w.Header().Set("Content-Type", "application/xml")
@@ -130,7 +130,7 @@ func pinterestOwnsBoard(q *req, id string) bool {
 }
 
 func pinterestPin(q *req) *Held {
-	h := q.net.live(peSeg(q, 3), KindPost)
+	h := q.net.live(pathSegment(q, 3), KindPost)
 	if h == nil || h.User != q.user.Login {
 		q.fail(apiError{Status: http.StatusNotFound, Code: "50", Message: "Pin not found."})
 		return nil
@@ -188,7 +188,7 @@ func pinterestCreatePin(q *req) {
 	case utf8.RuneCountInString(p.AltText) > 500:
 		invalid("Invalid parameters. alt_text: maxLength=500")
 		return
-	case p.Link != "" && (len(p.Link) > 2048 || !pePublicURL(p.Link)):
+	case p.Link != "" && (len(p.Link) > 2048 || !isFetchableURL(p.Link)):
 		invalid("Invalid parameters. link is not a valid URL.")
 		return
 	case p.MediaSource == nil:
@@ -200,7 +200,7 @@ func pinterestCreatePin(q *req) {
 	src := p.MediaSource
 	switch src.SourceType {
 	case "image_url":
-		if !pePublicURL(src.URL) {
+		if !isFetchableURL(src.URL) {
 			invalid("Invalid image URL: the image could not be fetched.")
 			return
 		}
@@ -218,7 +218,7 @@ func pinterestCreatePin(q *req) {
 			return
 		}
 		for _, it := range src.Items {
-			if !pePublicURL(it.URL) {
+			if !isFetchableURL(it.URL) {
 				invalid("Invalid image URL: the image could not be fetched.")
 				return
 			}
@@ -244,7 +244,7 @@ func pinterestCreatePin(q *req) {
 		invalid(fmt.Sprintf("Invalid parameters. media_source.source_type %q is not supported.", src.SourceType))
 		return
 	}
-	id := peNumID(18)
+	id := randomDigits(18)
 	h := q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: p.BoardID, Text: p.Title, Media: media,
 		URL: "https://www.pinterest.com/pin/" + id + "/", Data: map[string]any{"title": p.Title, "description": p.Description, "link": p.Link,
 			"alt_text": p.AltText, "note": p.Note, "dominant_color": p.DominantColor, "media_type": mediaType, "creative_type": creative,

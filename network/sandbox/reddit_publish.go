@@ -93,7 +93,7 @@ func redditPublish(d *dialect) *dialect {
 		return nil
 	}
 	d.routes["POST /api/media/asset.json"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		mt := a["mimetype"]
 		switch mt {
 		case "image/png", "image/jpeg", "image/gif", "video/mp4", "video/quicktime":
@@ -123,7 +123,7 @@ func redditPublish(d *dialect) *dialect {
 		d.unauthenticated = map[string]func(q *req){}
 	}
 	d.unauthenticated["POST /media-upload"] = func(q *req) {
-		fields, files, ok := pdMultipart(q.r)
+		fields, files, ok := readMultipart(q.r)
 		xmlErr := func(code, msg string) {
 			q.w.Header().Set("Content-Type", "application/xml")
 			q.w.WriteHeader(http.StatusBadRequest)
@@ -153,14 +153,14 @@ func redditPublish(d *dialect) *dialect {
 			xmlErr("EntityTooLarge", "Your proposed upload exceeds the maximum allowed size")
 			return
 		}
-		h.Data["uploaded"], h.Data["size"], h.Data["sniffed"] = true, len(files[0].Data), pdSniff(files[0].Data)
+		h.Data["uploaded"], h.Data["size"], h.Data["sniffed"] = true, len(files[0].Data), sniffMedia(files[0].Data)
 		q.w.Header().Set("Content-Type", "application/xml")
 		q.w.WriteHeader(http.StatusCreated)
 		fmt.Fprintf(q.w, `<?xml version="1.0" encoding="UTF-8"?><PostResponse><Location>%s</Location><Bucket>reddit-uploaded-media</Bucket><Key>%s</Key><ETag>"%s"</ETag></PostResponse>`,
 			strings.TrimSuffix(h.URL, h.Data["key"].(string))+strings.ReplaceAll(h.Data["key"].(string), "/", "%2F"), h.Data["key"], h.ID)
 	}
 	d.routes["POST /api/submit"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		if a["api_type"] != "json" {
 			q.json(http.StatusOK, map[string]any{"jquery": []any{}, "success": false})
 			return
@@ -258,7 +258,7 @@ func redditPublish(d *dialect) *dialect {
 		q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "before": nil, "dist": len(children), "children": children}})
 	}
 	d.routes["POST /api/del"] = func(q *req) {
-		id := pdArgs(q.r)["id"]
+		id := methodArgs(q.r)["id"]
 		h := q.net.live(id, KindPost, KindComment)
 		if h != nil && h.User == q.user.Login {
 			q.net.remove(h)
@@ -266,7 +266,7 @@ func redditPublish(d *dialect) *dialect {
 		q.json(http.StatusOK, map[string]any{}) // Reddit answers {} whether or not there was something to delete
 	}
 	d.routes["POST /api/comment"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		parent := q.net.live(a["thing_id"], KindPost, KindComment)
 		switch {
 		case parent == nil:

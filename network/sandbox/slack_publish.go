@@ -62,7 +62,7 @@ func slackPublish(d *dialect) {
 		return h != nil && h.DeletedAt == nil && h.Channel == channel
 	}
 	d.routes["POST /api/chat.postMessage"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		if a["channel"] == "" {
 			fail(q, "channel_not_found")
 			return
@@ -87,7 +87,7 @@ func slackPublish(d *dialect) {
 		q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "ts": h.ID, "message": message(q, h)})
 	}
 	permalink := func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		h := q.net.live(a["message_ts"], KindPost, KindComment)
 		if _, ok := channelOf(q, a["channel"]); !ok {
 			fail(q, "channel_not_found")
@@ -101,7 +101,7 @@ func slackPublish(d *dialect) {
 	}
 	d.routes["GET /api/chat.getPermalink"], d.routes["POST /api/chat.getPermalink"] = permalink, permalink
 	d.routes["POST /api/chat.delete"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		if _, ok := channelOf(q, a["channel"]); !ok {
 			fail(q, "channel_not_found")
 			return
@@ -115,7 +115,7 @@ func slackPublish(d *dialect) {
 		q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "ts": h.ID})
 	}
 	history := func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		if _, ok := channelOf(q, a["channel"]); !ok {
 			fail(q, "channel_not_found")
 			return
@@ -127,7 +127,7 @@ func slackPublish(d *dialect) {
 		num := func(s string) float64 { f, _ := strconv.ParseFloat(s, 64); return f }
 		latest, oldest, incl := num(a["latest"]), num(a["oldest"]), a["inclusive"] == "true" || a["inclusive"] == "1"
 		out := []map[string]any{}
-		posts := q.net.pdHeld(KindPost, a["channel"])
+		posts := q.net.heldIn(KindPost, a["channel"])
 		for i := len(posts) - 1; i >= 0 && len(out) < limit; i-- {
 			ts := num(posts[i].ID)
 			if (latest > 0 && (ts > latest || (!incl && ts == latest))) || (oldest > 0 && (ts < oldest || (!incl && ts == oldest))) {
@@ -143,7 +143,7 @@ func slackPublish(d *dialect) {
 	}
 	d.routes["GET /api/conversations.history"], d.routes["POST /api/conversations.history"] = history, history
 	d.routes["POST /api/files.getUploadURLExternal"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		n, err := strconv.Atoi(a["length"])
 		if a["filename"] == "" || err != nil || n <= 0 {
 			fail(q, "invalid_arguments")
@@ -167,7 +167,7 @@ func slackPublish(d *dialect) {
 			q.w.WriteHeader(http.StatusNotFound)
 			return
 		}
-		if _, files, ok := pdMultipart(q.r); ok && len(files) > 0 {
+		if _, files, ok := readMultipart(q.r); ok && len(files) > 0 {
 			b = files[0].Data
 		}
 		if len(b) != h.Data["length"].(int) {
@@ -176,12 +176,12 @@ func slackPublish(d *dialect) {
 			fmt.Fprintf(q.w, "length mismatch: expected %d bytes, got %d", h.Data["length"], len(b))
 			return
 		}
-		h.Data["uploaded"], h.Data["kind"] = true, pdSniff(b)
+		h.Data["uploaded"], h.Data["kind"] = true, sniffMedia(b)
 		q.w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintf(q.w, "OK - %d", len(b))
 	}
 	d.routes["POST /api/files.completeUploadExternal"] = func(q *req) {
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		var files []struct {
 			ID    string `json:"id"`
 			Title string `json:"title"`
@@ -231,7 +231,7 @@ func slackPublish(d *dialect) {
 		q.json(http.StatusOK, map[string]any{"ok": true, "files": out})
 	}
 	info := func(q *req) {
-		h := q.net.find(KindMedia, pdArgs(q.r)["file"])
+		h := q.net.find(KindMedia, methodArgs(q.r)["file"])
 		if h == nil || h.DeletedAt != nil || h.User != q.user.Login {
 			fail(q, "file_not_found")
 			return
@@ -245,7 +245,7 @@ func slackPublish(d *dialect) {
 	}
 	d.routes["GET /api/files.info"], d.routes["POST /api/files.info"] = info, info
 	d.routes["POST /api/files.delete"] = func(q *req) {
-		h := q.net.find(KindMedia, pdArgs(q.r)["file"])
+		h := q.net.find(KindMedia, methodArgs(q.r)["file"])
 		if h == nil || h.DeletedAt != nil || h.User != q.user.Login {
 			fail(q, "file_not_found")
 			return

@@ -55,7 +55,7 @@ func scBad(q *req, status int, code, msg string) {
 
 // scProfile checks the path's profile is the caller's.
 func scProfile(q *req) bool {
-	if peSeg(q, 3) != "pp-"+q.user.ID {
+	if pathSegment(q, 3) != "pp-"+q.user.ID {
 		scBad(q, http.StatusForbidden, "E1002", "The public profile does not belong to the caller")
 		return false
 	}
@@ -95,12 +95,12 @@ func scPart(q *req) {
 	if !scProfile(q) {
 		return
 	}
-	m := q.net.live(peSeg(q, 5), KindMedia)
+	m := q.net.live(pathSegment(q, 5), KindMedia)
 	if m == nil || m.Data["type"] != scMediaKind || m.User != q.user.Login {
 		scBad(q, http.StatusNotFound, "E1003", "Media not found")
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	parts := m.Data["parts"].(map[int][]byte)
 	switch f.Get("action") {
 	case "ADD":
@@ -232,7 +232,7 @@ func scDelete(q *req, e string) {
 	if !scProfile(q) {
 		return
 	}
-	h := q.net.live(peSeg(q, 5), KindPost)
+	h := q.net.live(pathSegment(q, 5), KindPost)
 	if h == nil || h.User != q.user.Login || h.Data["edge"] != e {
 		scBad(q, http.StatusNotFound, "E1003", "Not found")
 		return

@@ -56,7 +56,7 @@ func threadsPublish(d *dialect) {
 		if !owner(q) {
 			return
 		}
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		mt := a["media_type"]
 		text := a["text"]
 		validURL := func(s string) bool {
@@ -161,7 +161,7 @@ func threadsPublish(d *dialect) {
 		if !owner(q) {
 			return
 		}
-		a := pdArgs(q.r)
+		a := methodArgs(q.r)
 		h := container(q, a["creation_id"])
 		switch {
 		case a["creation_id"] == "":

@@ -103,7 +103,7 @@ func ttVideoInit(q *req, draft bool) {
 	}
 	s := body.SourceInfo
 	data := map[string]any{"type": ttPublish, "draft": draft, "kind": "video", "post_info": body.PostInfo, "polls": 0}
-	id := "v_pub_file~v2-1." + peNumID(19)
+	id := "v_pub_file~v2-1." + randomDigits(19)
 	out := map[string]any{"publish_id": id}
 	switch s.Source {
 	case "FILE_UPLOAD":
@@ -121,11 +121,11 @@ func ttVideoInit(q *req, draft bool) {
 		data["status"], data["size"], data["chunk"], data["received"], data["token"] = "PROCESSING_UPLOAD", s.VideoSize, s.ChunkSize, int64(0), token
 		out["upload_url"] = baseURL(q) + "/upload/video?upload_id=" + id + "&upload_token=" + token
 	case "PULL_FROM_URL":
-		if !pePublicURL(s.VideoURL) {
+		if !isFetchableURL(s.VideoURL) {
 			ttInvalid(q, "invalid_params", "video_url is not a valid URL.")
 			return
 		}
-		id = "v_pub_url~v2-1." + peNumID(19)
+		id = "v_pub_url~v2-1." + randomDigits(19)
 		out["publish_id"] = id
 		data["status"], data["url"] = "PROCESSING_DOWNLOAD", s.VideoURL
 	default:
@@ -171,12 +171,12 @@ func ttPhotoInit(q *req) {
 		return
 	}
 	for _, u := range imgs {
-		if !pePublicURL(u) {
+		if !isFetchableURL(u) {
 			ttInvalid(q, "invalid_params", "photo_images holds an invalid URL.")
 			return
 		}
 	}
-	id := "p_pub_url~v2." + peNumID(19)
+	id := "p_pub_url~v2." + randomDigits(19)
 	h := q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": ttPublish, "kind": "photo",
 		"draft": body.PostMode == "MEDIA_UPLOAD", "post_info": body.PostInfo, "status": "PROCESSING_DOWNLOAD", "polls": 0}})
 	ttMakePost(q, h, imgs)
@@ -193,7 +193,7 @@ func ttMakePost(q *req, h *Held, media []string) {
 			text = info.Description
 		}
 	}
-	postID := "7" + peNumID(18)
+	postID := "7" + randomDigits(18)
 	h.Data["post_id"], h.Data["ready"] = postID, true
 	kind := h.Data["kind"].(string)
 	q.net.keep(Held{Kind: KindPost, ID: postID, User: h.User, Text: text, Media: media, Parent: h.ID,
@@ -255,7 +255,7 @@ func ttStatus(q *req) {
 		return
 	}
 	st := h.Data["status"].(string)
-	if h.Data["ready"] == true && strings.HasPrefix(st, "PROCESSING") && pePolls(h) >= 1 {
+	if h.Data["ready"] == true && strings.HasPrefix(st, "PROCESSING") && countPoll(h) >= 1 {
 		st = "PUBLISH_COMPLETE"
 		if h.Data["draft"] == true {
 			st = "SEND_TO_USER_INBOX"

@@ -100,7 +100,7 @@ func xPublish(d *dialect) *dialect {
 		if h == nil {
 			return
 		}
-		fields, files, ok := pdMultipart(q.r)
+		fields, files, ok := readMultipart(q.r)
 		seg, err := strconv.Atoi(fields["segment_index"])
 		if !ok || len(files) != 1 || files[0].Field != "media" || err != nil || seg < 0 || seg > 999 {
 			invalid(q, "append needs multipart media and segment_index (0-999)")
@@ -112,7 +112,7 @@ func xPublish(d *dialect) *dialect {
 		}
 		h.Data["chunks"].(map[int]int)[seg] = len(files[0].Data)
 		if seg == 0 {
-			h.Data["sniffed"] = pdSniff(files[0].Data)
+			h.Data["sniffed"] = sniffMedia(files[0].Data)
 		}
 		q.json(http.StatusOK, map[string]any{"data": map[string]any{"expires_at": q.net.sb.Now().Add(24 * time.Hour).Unix()}})
 	}
