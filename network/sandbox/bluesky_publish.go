@@ -21,418 +21,453 @@ import (
 // from a completed job, quoted/replied records and their cids), getRecord, listRecords (newest
 // first), deleteRecord, app.bsky.feed.getPosts and resolveHandle. Replies are held as comments.
 func blueskyPublish(d *dialect) {
-	xerr := func(q *req, status int, code, msg string) {
-		d.writeError(q, apiError{Status: status, Code: code, Message: msg})
-	}
-	cidOf := func(b []byte) string {
-		sum := sha256.Sum256(b)
-		return "bafyrei" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:]))
-	}
-	handle := func(u *User) string { return u.Login + ".sandbox.bsky" }
-	userOf := func(q *req, repo string) *User {
-		for _, u := range q.net.users {
-			if u.ID == repo || handle(u) == repo {
-				return u
-			}
+	d.routes["POST /xrpc/com.atproto.repo.uploadBlob"] = bskyUploadBlob
+	d.routes["GET /xrpc/com.atproto.server.getServiceAuth"] = bskyGetServiceAuth
+	d.routes["GET /xrpc/app.bsky.video.getUploadLimits"] = bskyGetUploadLimits
+	d.routes["POST /xrpc/app.bsky.video.uploadVideo"] = bskyUploadVideo
+	d.unauthenticated["GET /xrpc/app.bsky.video.getJobStatus"] = bskyGetJobStatus
+	d.routes["POST /xrpc/com.atproto.repo.createRecord"] = bskyCreateRecord
+	d.routes["GET /xrpc/com.atproto.repo.getRecord"] = bskyGetRecord
+	d.routes["GET /xrpc/com.atproto.repo.listRecords"] = bskyListRecords
+	d.routes["POST /xrpc/com.atproto.repo.deleteRecord"] = bskyDeleteRecord
+	d.routes["GET /xrpc/app.bsky.feed.getPosts"] = bskyGetPosts
+	d.routes["GET /xrpc/com.atproto.identity.resolveHandle"] = bskyResolveHandle
+}
+
+func bskyError(q *req, status int, code, msg string) {
+	q.fail(apiError{Status: status, Code: code, Message: msg})
+}
+
+func bskyCIDOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "bafyrei" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:]))
+}
+
+func bskyHandle(u *User) string { return u.Login + ".sandbox.bsky" }
+
+func bskyUserOf(q *req, repo string) *User {
+	for _, u := range q.net.users {
+		if u.ID == repo || bskyHandle(u) == repo {
+			return u
 		}
+	}
+	return nil
+}
+
+func bskyURIOf(h *Held) string {
+	return "at://" + h.Data["did"].(string) + "/app.bsky.feed.post/" + h.ID
+}
+
+// bskyPost finds a live post or reply by at-uri (DID or handle authority).
+func bskyPost(q *req, uri string) *Held {
+	parts := strings.Split(strings.TrimPrefix(uri, "at://"), "/")
+	if len(parts) != 3 || parts[1] != "app.bsky.feed.post" {
 		return nil
 	}
-	uriOf := func(h *Held) string { return "at://" + h.Data["did"].(string) + "/app.bsky.feed.post/" + h.ID }
-	// post finds a live post or reply by at-uri (DID or handle authority).
-	post := func(q *req, uri string) *Held {
-		parts := strings.Split(strings.TrimPrefix(uri, "at://"), "/")
-		if len(parts) != 3 || parts[1] != "app.bsky.feed.post" {
-			return nil
+	u := bskyUserOf(q, parts[0])
+	for _, h := range q.net.held {
+		if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == parts[2] && h.DeletedAt == nil && u != nil && h.User == u.Login {
+			return h
 		}
-		u := userOf(q, parts[0])
-		for _, h := range q.net.held {
-			if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == parts[2] && h.DeletedAt == nil && u != nil && h.User == u.Login {
-				return h
-			}
-		}
-		return nil
 	}
-	blobOf := func(q *req, v any) *Held {
-		b, _ := json.Marshal(v)
-		var in struct {
-			Ref struct {
-				Link string `json:"$link"`
-			} `json:"ref"`
-		}
-		_ = json.Unmarshal(b, &in)
-		for _, h := range q.net.held {
-			if h.Kind == KindMedia && h.ID == in.Ref.Link && h.User == q.user.Login {
-				return h
-			}
-		}
-		return nil
+	return nil
+}
+
+func bskyBlobOf(q *req, v any) *Held {
+	b, _ := json.Marshal(v)
+	var in struct {
+		Ref struct {
+			Link string `json:"$link"`
+		} `json:"ref"`
 	}
-	newBlob := func(q *req, data []byte, mime string, u *User) map[string]any {
-		cid := cidOf(data)
+	_ = json.Unmarshal(b, &in)
+	for _, h := range q.net.held {
+		if h.Kind == KindMedia && h.ID == in.Ref.Link && h.User == q.user.Login {
+			return h
+		}
+	}
+	return nil
+}
+
+func bskyNewBlob(q *req, data []byte, mime string, u *User) map[string]any {
+	cid := bskyCIDOf(data)
+	if q.net.find(KindMedia, cid) == nil {
+		q.net.keep(Held{Kind: KindMedia, ID: cid, User: u.Login, Data: map[string]any{"mimeType": mime, "size": len(data), "sniffed": sniffMedia(data)}})
+	}
+	return map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": mime, "size": len(data)}
+}
+
+func bskyUploadBlob(q *req) {
+	if q.tok.scope != "" && strings.HasPrefix(q.tok.scope, "svc:") {
+		bskyError(q, http.StatusUnauthorized, "InvalidToken", "Bad token scope")
+		return
+	}
+	data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
+	mime := q.r.Header.Get("Content-Type")
+	switch {
+	case len(data) == 0:
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "request body is empty")
+	case len(data) > 100<<20:
+		bskyError(q, http.StatusBadRequest, "BlobTooLarge", "This file is too large. It is 100.00MB but the maximum size is 100.00MB.")
+	case mime == "" || mime == "application/x-www-form-urlencoded":
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Missing or invalid Content-Type")
+	default:
+		q.json(http.StatusOK, map[string]any{"blob": bskyNewBlob(q, data, mime, q.user)})
+	}
+}
+
+func bskyGetServiceAuth(q *req) {
+	v := q.r.URL.Query()
+	if !strings.HasPrefix(v.Get("aud"), "did:") {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Error: aud must be a valid did")
+		return
+	}
+	exp := q.net.sb.Now().Add(60 * time.Second)
+	if s, err := strconv.ParseInt(v.Get("exp"), 10, 64); err == nil {
+		if s > q.net.sb.Now().Add(time.Hour).Unix() {
+			bskyError(q, http.StatusBadRequest, "BadExpiration", "expiration is too far in the future")
+			return
+		}
+		exp = time.Unix(s, 0)
+	}
+	tok := randID("bsky-svc-")
+	q.net.access[tok] = &issued{user: q.user, scope: "svc:" + v.Get("lxm") + " " + v.Get("aud"), expires: exp, token: tok}
+	q.json(http.StatusOK, map[string]any{"token": tok})
+}
+
+func bskyScoped(q *req, lxm string) bool {
+	if !strings.HasPrefix(q.tok.scope, "svc:"+lxm+" ") {
+		bskyError(q, http.StatusUnauthorized, "AuthMissing", "Authentication Required: a service token for "+lxm+" is needed")
+		return false
+	}
+	return true
+}
+
+func bskyGetUploadLimits(q *req) {
+	if !bskyScoped(q, "app.bsky.video.getUploadLimits") {
+		return
+	}
+	q.json(http.StatusOK, map[string]any{"canUpload": true, "remainingDailyVideos": 25, "remainingDailyBytes": 10 << 30})
+}
+
+func bskyUploadVideo(q *req) {
+	if !bskyScoped(q, "com.atproto.repo.uploadBlob") {
+		return
+	}
+	v := q.r.URL.Query()
+	if v.Get("did") != q.user.ID || v.Get("name") == "" {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "did and name are required and the did must be the token's")
+		return
+	}
+	data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
+	mime := q.r.Header.Get("Content-Type")
+	if len(data) == 0 || len(data) > 100<<20 || !strings.HasPrefix(mime, "video/") {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "a video of at most 100MB is required")
+		return
+	}
+	cid := bskyCIDOf(data)
+	for _, h := range q.net.held {
+		if h.Kind == KindMedia && h.Data["job"] != nil && h.Data["cid"] == cid && h.User == q.user.Login {
+			q.json(http.StatusConflict, map[string]any{"error": "already_exists", "message": "Video already processed", "jobId": h.ID, "did": q.user.ID})
+			return
+		}
+	}
+	job := randID("job")[:20]
+	q.net.keep(Held{Kind: KindMedia, ID: job, User: q.user.Login, Text: v.Get("name"), Data: map[string]any{"job": "JOB_STATE_CREATED", "cid": cid, "size": len(data), "mimeType": mime, "polls": 0, "sniffed": sniffMedia(data)}})
+	q.json(http.StatusOK, map[string]any{"did": q.user.ID, "jobId": job, "state": "JOB_STATE_CREATED"})
+}
+
+func bskyGetJobStatus(q *req) {
+	h := q.net.find(KindMedia, q.r.URL.Query().Get("jobId"))
+	if h == nil || h.Data["job"] == nil {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "job not found")
+		return
+	}
+	h.Data["polls"] = h.Data["polls"].(int) + 1
+	st := map[string]any{"jobId": h.ID, "did": "", "state": "JOB_STATE_ENCODING", "progress": 50}
+	for _, u := range q.net.users {
+		if u.Login == h.User {
+			st["did"] = u.ID
+		}
+	}
+	if h.Data["polls"].(int) >= 2 {
+		cid := h.Data["cid"].(string)
 		if q.net.find(KindMedia, cid) == nil {
-			q.net.keep(Held{Kind: KindMedia, ID: cid, User: u.Login, Data: map[string]any{"mimeType": mime, "size": len(data), "sniffed": sniffMedia(data)}})
+			q.net.keep(Held{Kind: KindMedia, ID: cid, User: h.User, Data: map[string]any{"mimeType": "video/mp4", "size": h.Data["size"], "video": true}})
 		}
-		return map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": mime, "size": len(data)}
+		h.Data["job"] = "JOB_STATE_COMPLETED"
+		st["state"], st["progress"] = "JOB_STATE_COMPLETED", 100
+		st["blob"] = map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": "video/mp4", "size": h.Data["size"]}
 	}
-	d.routes["POST /xrpc/com.atproto.repo.uploadBlob"] = func(q *req) {
-		if q.tok.scope != "" && strings.HasPrefix(q.tok.scope, "svc:") {
-			xerr(q, http.StatusUnauthorized, "InvalidToken", "Bad token scope")
+	q.json(http.StatusOK, map[string]any{"jobStatus": st})
+}
+
+func bskyInvalidRecord(q *req, msg string) {
+	bskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
+}
+
+func bskyCreateRecord(q *req) {
+	var in struct {
+		Repo       string          `json:"repo"`
+		Collection string          `json:"collection"`
+		Rkey       string          `json:"rkey"`
+		Record     json.RawMessage `json:"record"`
+	}
+	if !decodeJSON(q.r, &in) {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must be JSON")
+		return
+	}
+	if u := bskyUserOf(q, in.Repo); u == nil || u != q.user {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
+		return
+	}
+	if in.Collection != "app.bsky.feed.post" {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Sandbox Bluesky only accepts app.bsky.feed.post records")
+		return
+	}
+	var rec struct {
+		Type      string `json:"$type"`
+		Text      string `json:"text"`
+		CreatedAt string `json:"createdAt"`
+		Facets    []struct {
+			Index struct {
+				ByteStart int `json:"byteStart"`
+				ByteEnd   int `json:"byteEnd"`
+			} `json:"index"`
+			Features []map[string]any `json:"features"`
+		} `json:"facets"`
+		Reply *struct {
+			RawRoot   map[string]string `json:"root"`
+			RawParent map[string]string `json:"parent"`
+		} `json:"reply"`
+		Embed  map[string]any `json:"embed"`
+		Tags   []string       `json:"tags"`
+		Labels map[string]any `json:"labels"`
+	}
+	if json.Unmarshal(in.Record, &rec) != nil || rec.Type != "app.bsky.feed.post" {
+		bskyInvalidRecord(q, "Record/$type must be app.bsky.feed.post")
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, rec.CreatedAt); err != nil {
+		bskyInvalidRecord(q, "Record/createdAt must be an valid atproto datetime")
+		return
+	}
+	if utf8.RuneCountInString(rec.Text) > 300 || len(rec.Text) > 3000 {
+		bskyInvalidRecord(q, "Record/text must not be longer than 300 graphemes")
+		return
+	}
+	for i, f := range rec.Facets {
+		if f.Index.ByteStart < 0 || f.Index.ByteEnd > len(rec.Text) || f.Index.ByteStart >= f.Index.ByteEnd || len(f.Features) == 0 {
+			bskyInvalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
 			return
 		}
-		data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
-		mime := q.r.Header.Get("Content-Type")
-		switch {
-		case len(data) == 0:
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "request body is empty")
-		case len(data) > 100<<20:
-			xerr(q, http.StatusBadRequest, "BlobTooLarge", "This file is too large. It is 100.00MB but the maximum size is 100.00MB.")
-		case mime == "" || mime == "application/x-www-form-urlencoded":
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Missing or invalid Content-Type")
-		default:
-			q.json(http.StatusOK, map[string]any{"blob": newBlob(q, data, mime, q.user)})
-		}
 	}
-	d.routes["GET /xrpc/com.atproto.server.getServiceAuth"] = func(q *req) {
-		v := q.r.URL.Query()
-		if !strings.HasPrefix(v.Get("aud"), "did:") {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Error: aud must be a valid did")
-			return
+	if len(rec.Tags) > 8 {
+		bskyInvalidRecord(q, "Record/tags must not have more than 8 elements")
+		return
+	}
+	var media []string
+	checkImages := func(e map[string]any) bool {
+		imgs, _ := e["images"].([]any)
+		if len(imgs) == 0 || len(imgs) > 4 {
+			bskyInvalidRecord(q, "Record/embed/images must have 1 to 4 elements")
+			return false
 		}
-		exp := q.net.sb.Now().Add(60 * time.Second)
-		if s, err := strconv.ParseInt(v.Get("exp"), 10, 64); err == nil {
-			if s > q.net.sb.Now().Add(time.Hour).Unix() {
-				xerr(q, http.StatusBadRequest, "BadExpiration", "expiration is too far in the future")
-				return
+		for i, im := range imgs {
+			m, _ := im.(map[string]any)
+			b := bskyBlobOf(q, m["image"])
+			if _, ok := m["alt"].(string); !ok {
+				bskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
+				return false
 			}
-			exp = time.Unix(s, 0)
+			if b == nil {
+				bskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
+				return false
+			}
+			if b.Data["size"].(int) > 1000000 || !strings.HasPrefix(b.Data["mimeType"].(string), "image/") {
+				bskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
+				return false
+			}
+			media = append(media, b.ID)
 		}
-		tok := randID("bsky-svc-")
-		q.net.access[tok] = &issued{user: q.user, scope: "svc:" + v.Get("lxm") + " " + v.Get("aud"), expires: exp, token: tok}
-		q.json(http.StatusOK, map[string]any{"token": tok})
+		return true
 	}
-	scoped := func(q *req, lxm string) bool {
-		if !strings.HasPrefix(q.tok.scope, "svc:"+lxm+" ") {
-			xerr(q, http.StatusUnauthorized, "AuthMissing", "Authentication Required: a service token for "+lxm+" is needed")
+	checkVideo := func(e map[string]any) bool {
+		b := bskyBlobOf(q, e["video"])
+		if b == nil || b.Data["video"] != true {
+			bskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
+			return false
+		}
+		media = append(media, b.ID)
+		return true
+	}
+	checkRecord := func(e map[string]any) bool {
+		r, _ := e["record"].(map[string]any)
+		uri, _ := r["uri"].(string)
+		cid, _ := r["cid"].(string)
+		if uri == "" || cid == "" {
+			bskyInvalidRecord(q, "Record/embed/record must have uri and cid")
+			return false
+		}
+		if h := bskyPost(q, uri); h != nil && h.Data["cid"] != cid {
+			bskyInvalidRecord(q, "Record/embed/record/cid does not match the record")
 			return false
 		}
 		return true
 	}
-	d.routes["GET /xrpc/app.bsky.video.getUploadLimits"] = func(q *req) {
-		if !scoped(q, "app.bsky.video.getUploadLimits") {
-			return
-		}
-		q.json(http.StatusOK, map[string]any{"canUpload": true, "remainingDailyVideos": 25, "remainingDailyBytes": 10 << 30})
-	}
-	d.routes["POST /xrpc/app.bsky.video.uploadVideo"] = func(q *req) {
-		if !scoped(q, "com.atproto.repo.uploadBlob") {
-			return
-		}
-		v := q.r.URL.Query()
-		if v.Get("did") != q.user.ID || v.Get("name") == "" {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "did and name are required and the did must be the token's")
-			return
-		}
-		data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
-		mime := q.r.Header.Get("Content-Type")
-		if len(data) == 0 || len(data) > 100<<20 || !strings.HasPrefix(mime, "video/") {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "a video of at most 100MB is required")
-			return
-		}
-		cid := cidOf(data)
-		for _, h := range q.net.held {
-			if h.Kind == KindMedia && h.Data["job"] != nil && h.Data["cid"] == cid && h.User == q.user.Login {
-				q.json(http.StatusConflict, map[string]any{"error": "already_exists", "message": "Video already processed", "jobId": h.ID, "did": q.user.ID})
+	var quote string
+	if e := rec.Embed; e != nil {
+		ok := true
+		switch e["$type"] {
+		case "app.bsky.embed.images":
+			ok = checkImages(e)
+		case "app.bsky.embed.video":
+			ok = checkVideo(e)
+		case "app.bsky.embed.external":
+			ext, _ := e["external"].(map[string]any)
+			if uri, _ := ext["uri"].(string); uri == "" {
+				bskyInvalidRecord(q, "Record/embed/external must have the property \"uri\"")
 				return
 			}
-		}
-		job := randID("job")[:20]
-		q.net.keep(Held{Kind: KindMedia, ID: job, User: q.user.Login, Text: v.Get("name"), Data: map[string]any{"job": "JOB_STATE_CREATED", "cid": cid, "size": len(data), "mimeType": mime, "polls": 0, "sniffed": sniffMedia(data)}})
-		q.json(http.StatusOK, map[string]any{"did": q.user.ID, "jobId": job, "state": "JOB_STATE_CREATED"})
-	}
-	d.unauthenticated["GET /xrpc/app.bsky.video.getJobStatus"] = func(q *req) {
-		h := q.net.find(KindMedia, q.r.URL.Query().Get("jobId"))
-		if h == nil || h.Data["job"] == nil {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "job not found")
-			return
-		}
-		h.Data["polls"] = h.Data["polls"].(int) + 1
-		st := map[string]any{"jobId": h.ID, "did": "", "state": "JOB_STATE_ENCODING", "progress": 50}
-		for _, u := range q.net.users {
-			if u.Login == h.User {
-				st["did"] = u.ID
-			}
-		}
-		if h.Data["polls"].(int) >= 2 {
-			cid := h.Data["cid"].(string)
-			if q.net.find(KindMedia, cid) == nil {
-				q.net.keep(Held{Kind: KindMedia, ID: cid, User: h.User, Data: map[string]any{"mimeType": "video/mp4", "size": h.Data["size"], "video": true}})
-			}
-			h.Data["job"] = "JOB_STATE_COMPLETED"
-			st["state"], st["progress"] = "JOB_STATE_COMPLETED", 100
-			st["blob"] = map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": "video/mp4", "size": h.Data["size"]}
-		}
-		q.json(http.StatusOK, map[string]any{"jobStatus": st})
-	}
-	invalidRecord := func(q *req, msg string) {
-		xerr(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
-	}
-	d.routes["POST /xrpc/com.atproto.repo.createRecord"] = func(q *req) {
-		var in struct {
-			Repo       string          `json:"repo"`
-			Collection string          `json:"collection"`
-			Rkey       string          `json:"rkey"`
-			Record     json.RawMessage `json:"record"`
-		}
-		if !decodeJSON(q.r, &in) {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input must be JSON")
-			return
-		}
-		if u := userOf(q, in.Repo); u == nil || u != q.user {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
-			return
-		}
-		if in.Collection != "app.bsky.feed.post" {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Sandbox Bluesky only accepts app.bsky.feed.post records")
-			return
-		}
-		var rec struct {
-			Type      string `json:"$type"`
-			Text      string `json:"text"`
-			CreatedAt string `json:"createdAt"`
-			Facets    []struct {
-				Index struct {
-					ByteStart int `json:"byteStart"`
-					ByteEnd   int `json:"byteEnd"`
-				} `json:"index"`
-				Features []map[string]any `json:"features"`
-			} `json:"facets"`
-			Reply *struct {
-				RawRoot   map[string]string `json:"root"`
-				RawParent map[string]string `json:"parent"`
-			} `json:"reply"`
-			Embed  map[string]any `json:"embed"`
-			Tags   []string       `json:"tags"`
-			Labels map[string]any `json:"labels"`
-		}
-		if json.Unmarshal(in.Record, &rec) != nil || rec.Type != "app.bsky.feed.post" {
-			invalidRecord(q, "Record/$type must be app.bsky.feed.post")
-			return
-		}
-		if _, err := time.Parse(time.RFC3339, rec.CreatedAt); err != nil {
-			invalidRecord(q, "Record/createdAt must be an valid atproto datetime")
-			return
-		}
-		if utf8.RuneCountInString(rec.Text) > 300 || len(rec.Text) > 3000 {
-			invalidRecord(q, "Record/text must not be longer than 300 graphemes")
-			return
-		}
-		for i, f := range rec.Facets {
-			if f.Index.ByteStart < 0 || f.Index.ByteEnd > len(rec.Text) || f.Index.ByteStart >= f.Index.ByteEnd || len(f.Features) == 0 {
-				invalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
-				return
-			}
-		}
-		if len(rec.Tags) > 8 {
-			invalidRecord(q, "Record/tags must not have more than 8 elements")
-			return
-		}
-		var media []string
-		checkImages := func(e map[string]any) bool {
-			imgs, _ := e["images"].([]any)
-			if len(imgs) == 0 || len(imgs) > 4 {
-				invalidRecord(q, "Record/embed/images must have 1 to 4 elements")
-				return false
-			}
-			for i, im := range imgs {
-				m, _ := im.(map[string]any)
-				b := blobOf(q, m["image"])
-				if _, ok := m["alt"].(string); !ok {
-					invalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
-					return false
-				}
-				if b == nil {
-					xerr(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
-					return false
-				}
-				if b.Data["size"].(int) > 1000000 || !strings.HasPrefix(b.Data["mimeType"].(string), "image/") {
-					invalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
-					return false
-				}
-				media = append(media, b.ID)
-			}
-			return true
-		}
-		checkVideo := func(e map[string]any) bool {
-			b := blobOf(q, e["video"])
-			if b == nil || b.Data["video"] != true {
-				xerr(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
-				return false
-			}
-			media = append(media, b.ID)
-			return true
-		}
-		checkRecord := func(e map[string]any) bool {
-			r, _ := e["record"].(map[string]any)
-			uri, _ := r["uri"].(string)
-			cid, _ := r["cid"].(string)
-			if uri == "" || cid == "" {
-				invalidRecord(q, "Record/embed/record must have uri and cid")
-				return false
-			}
-			if h := post(q, uri); h != nil && h.Data["cid"] != cid {
-				invalidRecord(q, "Record/embed/record/cid does not match the record")
-				return false
-			}
-			return true
-		}
-		var quote string
-		if e := rec.Embed; e != nil {
-			ok := true
-			switch e["$type"] {
-			case "app.bsky.embed.images":
-				ok = checkImages(e)
-			case "app.bsky.embed.video":
-				ok = checkVideo(e)
-			case "app.bsky.embed.external":
-				ext, _ := e["external"].(map[string]any)
-				if uri, _ := ext["uri"].(string); uri == "" {
-					invalidRecord(q, "Record/embed/external must have the property \"uri\"")
+			if ext["thumb"] != nil {
+				b := bskyBlobOf(q, ext["thumb"])
+				if b == nil || b.Data["size"].(int) > 1000000 {
+					bskyInvalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
 					return
 				}
-				if ext["thumb"] != nil {
-					b := blobOf(q, ext["thumb"])
-					if b == nil || b.Data["size"].(int) > 1000000 {
-						invalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
-						return
-					}
-				}
-			case "app.bsky.embed.record":
-				ok = checkRecord(e)
-				r, _ := e["record"].(map[string]any)
-				quote, _ = r["uri"].(string)
-			case "app.bsky.embed.recordWithMedia":
-				r, _ := e["record"].(map[string]any)
-				m, _ := e["media"].(map[string]any)
-				ok = r != nil && m != nil && checkRecord(r)
-				if ok && m["$type"] == "app.bsky.embed.video" {
-					ok = checkVideo(m)
-				} else if ok {
-					ok = checkImages(m)
-				}
-				if ok {
-					rr, _ := r["record"].(map[string]any)
-					quote, _ = rr["uri"].(string)
-				}
-			default:
-				invalidRecord(q, "Record/embed $type is not one of the post's embeds")
-				return
 			}
-			if !ok {
-				return
+		case "app.bsky.embed.record":
+			ok = checkRecord(e)
+			r, _ := e["record"].(map[string]any)
+			quote, _ = r["uri"].(string)
+		case "app.bsky.embed.recordWithMedia":
+			r, _ := e["record"].(map[string]any)
+			m, _ := e["media"].(map[string]any)
+			ok = r != nil && m != nil && checkRecord(r)
+			if ok && m["$type"] == "app.bsky.embed.video" {
+				ok = checkVideo(m)
+			} else if ok {
+				ok = checkImages(m)
 			}
-		}
-		if strings.TrimSpace(rec.Text) == "" && len(media) == 0 && rec.Embed == nil {
-			invalidRecord(q, "Record/text must not be empty without an embed")
+			if ok {
+				rr, _ := r["record"].(map[string]any)
+				quote, _ = rr["uri"].(string)
+			}
+		default:
+			bskyInvalidRecord(q, "Record/embed $type is not one of the post's embeds")
 			return
 		}
-		kind, parent := KindPost, ""
-		if rec.Reply != nil {
-			p, r := post(q, rec.Reply.RawParent["uri"]), post(q, rec.Reply.RawRoot["uri"])
-			if p == nil || r == nil || p.Data["cid"] != rec.Reply.RawParent["cid"] || r.Data["cid"] != rec.Reply.RawRoot["cid"] {
-				invalidRecord(q, "Record/reply must reference existing records with their cids")
-				return
-			}
-			kind, parent = KindComment, uriOf(p)
-		}
-		rkey := in.Rkey
-		if rkey == "" {
-			rkey = randID("")[:13]
-		} else if len(rkey) != 13 || strings.Trim(rkey, "234567abcdefghijklmnopqrstuvwxyz") != "" {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Invalid record key: app.bsky.feed.post requires a TID")
+		if !ok {
 			return
 		}
-		for _, h := range q.net.held {
-			if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == rkey && h.User == q.user.Login {
-				xerr(q, http.StatusBadRequest, "InvalidRequest", "Record already exists at at://"+q.user.ID+"/app.bsky.feed.post/"+rkey) // (U) wording
-				return
-			}
-		}
-		cid := cidOf(append([]byte(q.user.ID+rkey), in.Record...))
-		h := q.net.keep(Held{Kind: kind, ID: rkey, User: q.user.Login, Text: rec.Text, Media: media, Parent: parent,
-			URL:  "https://bsky.app/profile/" + handle(q.user) + "/post/" + rkey,
-			Data: map[string]any{"did": q.user.ID, "cid": cid, "record": json.RawMessage(in.Record), "quote": quote}})
-		q.json(http.StatusOK, map[string]any{"uri": uriOf(h), "cid": cid, "commit": map[string]string{"cid": cidOf([]byte(cid)), "rev": rkey}, "validationStatus": "valid"})
 	}
-	view := func(h *Held) map[string]any {
-		return map[string]any{"uri": uriOf(h), "cid": h.Data["cid"], "value": h.Data["record"]}
+	if strings.TrimSpace(rec.Text) == "" && len(media) == 0 && rec.Embed == nil {
+		bskyInvalidRecord(q, "Record/text must not be empty without an embed")
+		return
 	}
-	d.routes["GET /xrpc/com.atproto.repo.getRecord"] = func(q *req) {
-		v := q.r.URL.Query()
-		uri := "at://" + v.Get("repo") + "/" + v.Get("collection") + "/" + v.Get("rkey")
-		h := post(q, uri)
-		if h == nil {
-			xerr(q, http.StatusBadRequest, "RecordNotFound", "Could not locate record: "+uri)
+	kind, parent := KindPost, ""
+	if rec.Reply != nil {
+		p, r := bskyPost(q, rec.Reply.RawParent["uri"]), bskyPost(q, rec.Reply.RawRoot["uri"])
+		if p == nil || r == nil || p.Data["cid"] != rec.Reply.RawParent["cid"] || r.Data["cid"] != rec.Reply.RawRoot["cid"] {
+			bskyInvalidRecord(q, "Record/reply must reference existing records with their cids")
 			return
 		}
-		q.json(http.StatusOK, view(h))
+		kind, parent = KindComment, bskyURIOf(p)
 	}
-	d.routes["GET /xrpc/com.atproto.repo.listRecords"] = func(q *req) {
-		v := q.r.URL.Query()
-		u := userOf(q, v.Get("repo"))
-		if u == nil {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Could not find repo: "+v.Get("repo"))
+	rkey := in.Rkey
+	if rkey == "" {
+		rkey = randID("")[:13]
+	} else if len(rkey) != 13 || strings.Trim(rkey, "234567abcdefghijklmnopqrstuvwxyz") != "" {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid record key: app.bsky.feed.post requires a TID")
+		return
+	}
+	for _, h := range q.net.held {
+		if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == rkey && h.User == q.user.Login {
+			bskyError(q, http.StatusBadRequest, "InvalidRequest", "Record already exists at at://"+q.user.ID+"/app.bsky.feed.post/"+rkey) // (U) wording
 			return
 		}
-		limit, err := strconv.Atoi(v.Get("limit"))
-		if err != nil || limit <= 0 {
-			limit = 50
+	}
+	cid := bskyCIDOf(append([]byte(q.user.ID+rkey), in.Record...))
+	h := q.net.keep(Held{Kind: kind, ID: rkey, User: q.user.Login, Text: rec.Text, Media: media, Parent: parent,
+		URL:  "https://bsky.app/profile/" + bskyHandle(q.user) + "/post/" + rkey,
+		Data: map[string]any{"did": q.user.ID, "cid": cid, "record": json.RawMessage(in.Record), "quote": quote}})
+	q.json(http.StatusOK, map[string]any{"uri": bskyURIOf(h), "cid": cid, "commit": map[string]string{"cid": bskyCIDOf([]byte(cid)), "rev": rkey}, "validationStatus": "valid"})
+}
+
+func bskyView(h *Held) map[string]any {
+	return map[string]any{"uri": bskyURIOf(h), "cid": h.Data["cid"], "value": h.Data["record"]}
+}
+
+func bskyGetRecord(q *req) {
+	v := q.r.URL.Query()
+	uri := "at://" + v.Get("repo") + "/" + v.Get("collection") + "/" + v.Get("rkey")
+	h := bskyPost(q, uri)
+	if h == nil {
+		bskyError(q, http.StatusBadRequest, "RecordNotFound", "Could not locate record: "+uri)
+		return
+	}
+	q.json(http.StatusOK, bskyView(h))
+}
+
+func bskyListRecords(q *req) {
+	v := q.r.URL.Query()
+	u := bskyUserOf(q, v.Get("repo"))
+	if u == nil {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Could not find repo: "+v.Get("repo"))
+		return
+	}
+	limit, err := strconv.Atoi(v.Get("limit"))
+	if err != nil || limit <= 0 {
+		limit = 50
+	}
+	if limit > 100 {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "limit must be at most 100")
+		return
+	}
+	out := []map[string]any{}
+	for i := len(q.net.held) - 1; i >= 0 && len(out) < limit; i-- {
+		h := q.net.held[i]
+		if (h.Kind == KindPost || h.Kind == KindComment) && h.User == u.Login && h.DeletedAt == nil {
+			out = append(out, bskyView(h))
 		}
-		if limit > 100 {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "limit must be at most 100")
+	}
+	q.json(http.StatusOK, map[string]any{"records": out})
+}
+
+func bskyDeleteRecord(q *req) {
+	var in struct{ Repo, Collection, Rkey string }
+	if !decodeJSON(q.r, &in) || in.Rkey == "" {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must have the properties repo, collection and rkey")
+		return
+	}
+	if u := bskyUserOf(q, in.Repo); u == nil || u != q.user {
+		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
+		return
+	}
+	if h := bskyPost(q, "at://"+q.user.ID+"/"+in.Collection+"/"+in.Rkey); h != nil {
+		q.net.remove(h)
+	}
+	q.json(http.StatusOK, map[string]any{"commit": map[string]string{"cid": bskyCIDOf([]byte(in.Rkey + "del")), "rev": in.Rkey}})
+}
+
+func bskyGetPosts(q *req) {
+	out := []map[string]any{}
+	for _, uri := range q.r.URL.Query()["uris"] {
+		if h := bskyPost(q, uri); h != nil {
+			out = append(out, map[string]any{"uri": bskyURIOf(h), "cid": h.Data["cid"], "record": h.Data["record"], "indexedAt": h.At,
+				"author": map[string]any{"did": h.Data["did"], "handle": h.User + ".sandbox.bsky"}, "likeCount": 0, "repostCount": 0, "replyCount": 0, "quoteCount": 0})
+		}
+	}
+	q.json(http.StatusOK, map[string]any{"posts": out})
+}
+
+func bskyResolveHandle(q *req) {
+	h := q.r.URL.Query().Get("handle")
+	for _, u := range q.net.users {
+		if bskyHandle(u) == h {
+			q.json(http.StatusOK, map[string]any{"did": u.ID})
 			return
 		}
-		out := []map[string]any{}
-		for i := len(q.net.held) - 1; i >= 0 && len(out) < limit; i-- {
-			h := q.net.held[i]
-			if (h.Kind == KindPost || h.Kind == KindComment) && h.User == u.Login && h.DeletedAt == nil {
-				out = append(out, view(h))
-			}
-		}
-		q.json(http.StatusOK, map[string]any{"records": out})
 	}
-	d.routes["POST /xrpc/com.atproto.repo.deleteRecord"] = func(q *req) {
-		var in struct{ Repo, Collection, Rkey string }
-		if !decodeJSON(q.r, &in) || in.Rkey == "" {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input must have the properties repo, collection and rkey")
-			return
-		}
-		if u := userOf(q, in.Repo); u == nil || u != q.user {
-			xerr(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
-			return
-		}
-		if h := post(q, "at://"+q.user.ID+"/"+in.Collection+"/"+in.Rkey); h != nil {
-			q.net.remove(h)
-		}
-		q.json(http.StatusOK, map[string]any{"commit": map[string]string{"cid": cidOf([]byte(in.Rkey + "del")), "rev": in.Rkey}})
-	}
-	d.routes["GET /xrpc/app.bsky.feed.getPosts"] = func(q *req) {
-		out := []map[string]any{}
-		for _, uri := range q.r.URL.Query()["uris"] {
-			if h := post(q, uri); h != nil {
-				out = append(out, map[string]any{"uri": uriOf(h), "cid": h.Data["cid"], "record": h.Data["record"], "indexedAt": h.At,
-					"author": map[string]any{"did": h.Data["did"], "handle": h.User + ".sandbox.bsky"}, "likeCount": 0, "repostCount": 0, "replyCount": 0, "quoteCount": 0})
-			}
-		}
-		q.json(http.StatusOK, map[string]any{"posts": out})
-	}
-	d.routes["GET /xrpc/com.atproto.identity.resolveHandle"] = func(q *req) {
-		h := q.r.URL.Query().Get("handle")
-		for _, u := range q.net.users {
-			if handle(u) == h {
-				q.json(http.StatusOK, map[string]any{"did": u.ID})
-				return
-			}
-		}
-		xerr(q, http.StatusBadRequest, "InvalidRequest", "Unable to resolve handle")
-	}
+	bskyError(q, http.StatusBadRequest, "InvalidRequest", "Unable to resolve handle")
 }

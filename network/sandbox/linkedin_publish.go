@@ -19,364 +19,386 @@ import (
 // GET /rest/posts/{urn}, GET /rest/posts?q=author (newest first), DELETE /rest/posts/{urn} (204),
 // POST /rest/socialActions/{urn}/comments.
 func linkedinPublish(d *dialect) {
-	lerr := func(q *req, status int, code, msg string) {
-		d.writeError(q, apiError{Status: status, Code: code, Message: msg})
-	}
-	versioned := func(h func(q *req)) func(q *req) {
-		return func(q *req) {
-			if q.r.Header.Get("LinkedIn-Version") == "" {
-				lerr(q, http.StatusBadRequest, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.")
-				return
-			}
-			h(q)
-		}
-	}
-	owns := func(q *req, urn string) bool {
-		if urn == "urn:li:person:"+q.user.ID {
-			return true
-		}
-		for _, c := range q.user.Channels {
-			if urn == "urn:li:organization:"+c.ID {
-				return true
-			}
-		}
-		return false
-	}
-	last := func(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
-	partSize := 4 << 20
-	newAsset := func(q *req, kind, owner string, size int) *Held {
-		id := "D" + strings.ToUpper(randID("")[:15])
-		return q.net.keep(Held{Kind: KindMedia, ID: "urn:li:" + kind + ":" + id, User: q.user.Login, Channel: owner,
-			Data: map[string]any{"kind": kind, "status": "WAITING_UPLOAD", "size": size, "parts": map[string]int{}, "token": randID("")[:16], "key": id}})
-	}
-	asset := func(q *req, urn string) *Held {
-		h := q.net.find(KindMedia, urn)
-		if h == nil || h.User != q.user.Login {
-			return nil
-		}
-		return h
-	}
-	initialize := func(kind string) func(q *req) {
-		return func(q *req) {
-			action := q.r.URL.Query().Get("action")
-			var in struct {
-				Init *struct {
-					Owner           string `json:"owner"`
-					FileSizeBytes   int    `json:"fileSizeBytes"`
-					UploadThumbnail bool   `json:"uploadThumbnail"`
-				} `json:"initializeUploadRequest"`
-				Finalize *struct {
-					Video           string   `json:"video"`
-					UploadToken     string   `json:"uploadToken"`
-					UploadedPartIDs []string `json:"uploadedPartIds"`
-				} `json:"finalizeUploadRequest"`
-			}
-			if !decodeJSON(q.r, &in) {
-				lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
-				return
-			}
-			if action == "finalizeUpload" && kind == "video" && in.Finalize != nil {
-				h := asset(q, in.Finalize.Video)
-				if h == nil {
-					lerr(q, http.StatusNotFound, "", "Video "+in.Finalize.Video+" not found")
-					return
-				}
-				parts := h.Data["parts"].(map[string]int)
-				want := (h.Data["size"].(int) + partSize - 1) / partSize
-				if in.Finalize.UploadToken != h.Data["token"] || len(in.Finalize.UploadedPartIDs) != want {
-					lerr(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
-					return
-				}
-				for _, etag := range in.Finalize.UploadedPartIDs {
-					if _, ok := parts[etag]; !ok {
-						lerr(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
-						return
-					}
-				}
-				h.Data["status"] = "PROCESSING"
-				q.json(http.StatusOK, map[string]any{})
-				return
-			}
-			if action != "initializeUpload" || in.Init == nil || in.Init.Owner == "" {
-				lerr(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
-				return
-			}
-			if !owns(q, in.Init.Owner) {
-				lerr(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
-				return
-			}
-			if kind == "video" && (in.Init.FileSizeBytes <= 0 || in.Init.FileSizeBytes > 500<<20) {
-				lerr(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
-				return
-			}
-			h := newAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
-			base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
-			value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
-			if kind == "video" {
-				var ins []map[string]any
-				for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+partSize, i+1 {
-					lastByte := min(first+partSize, in.Init.FileSizeBytes) - 1
-					ins = append(ins, map[string]any{"uploadUrl": base + "/part/" + strconv.Itoa(i), "firstByte": first, "lastByte": lastByte})
-				}
-				value["uploadInstructions"], value["uploadToken"] = ins, h.Data["token"]
-			} else {
-				value["uploadUrl"] = base
-			}
-			q.json(http.StatusOK, map[string]any{"value": value})
-		}
-	}
-	d.routes["POST /rest/images"] = versioned(initialize("image"))
-	d.routes["POST /rest/videos"] = versioned(initialize("video"))
-	d.routes["POST /rest/documents"] = versioned(initialize("document"))
+	d.routes["POST /rest/images"] = liVersioned(liInitialize("image"))
+	d.routes["POST /rest/videos"] = liVersioned(liInitialize("video"))
+	d.routes["POST /rest/documents"] = liVersioned(liInitialize("document"))
 	if d.patterns == nil {
 		d.patterns = map[string]func(q *req){}
 	}
-	byKey := func(q *req, key string) *Held {
-		for _, h := range q.net.held {
-			if h.Kind == KindMedia && h.Data["key"] == key {
-				return h
-			}
+	d.patterns["PUT /dms-uploads/{id}"] = liUpload
+	d.patterns["PUT /dms-uploads/{id}/part/{n}"] = liUpload
+	d.routes["GET /rest/videos/{urn}"] = liVersioned(liStatus)
+	d.routes["GET /rest/documents/{urn}"] = liVersioned(liStatus)
+	d.routes["GET /rest/images/{urn}"] = liVersioned(liStatus)
+	d.routes["POST /rest/posts"] = liVersioned(liCreatePost)
+	d.routes["GET /rest/posts/{urn}"] = liVersioned(liGetPost)
+	d.routes["GET /rest/posts"] = liVersioned(liFindPosts)
+	d.routes["DELETE /rest/posts/{urn}"] = liVersioned(liDeletePost)
+	d.routes["POST /rest/socialActions/{urn}/comments"] = liVersioned(liComment)
+}
+
+func liError(q *req, status int, code, msg string) {
+	q.fail(apiError{Status: status, Code: code, Message: msg})
+}
+
+func liVersioned(h func(q *req)) func(q *req) {
+	return func(q *req) {
+		if q.r.Header.Get("LinkedIn-Version") == "" {
+			liError(q, http.StatusBadRequest, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.")
+			return
 		}
-		return nil
+		h(q)
 	}
-	upload := func(q *req) {
-		parts := strings.Split(strings.TrimPrefix(q.path, "/dms-uploads/"), "/")
-		h := byKey(q, parts[0])
-		if !strings.HasPrefix(q.r.Header.Get("Authorization"), "Bearer ") {
-			lerr(q, http.StatusUnauthorized, "65600", "Invalid access token")
-			return
-		}
-		if h == nil {
-			lerr(q, http.StatusNotFound, "", "Upload not found")
-			return
-		}
-		b, _ := io.ReadAll(io.LimitReader(q.r.Body, 600<<20))
-		if len(b) == 0 {
-			lerr(q, http.StatusBadRequest, "", "Empty upload")
-			return
-		}
-		if len(parts) == 3 {
-			etag := fmt.Sprintf("/ambry-video/signedId/%s/part/%s", h.Data["key"], parts[2])
-			h.Data["parts"].(map[string]int)[etag] = len(b)
-			q.w.Header().Set("ETag", etag)
-			if parts[2] == "0" {
-				h.Data["sniffed"] = sniffMedia(b)
-			}
-		} else {
-			if h.Data["kind"] == "image" && len(b) > 36152320 {
-				lerr(q, http.StatusBadRequest, "", "Image too large")
-				return
-			}
-			h.Data["sniffed"], h.Data["size"] = sniffMedia(b), len(b)
-			h.Data["status"] = "AVAILABLE"
-			if h.Data["kind"] == "document" {
-				h.Data["status"] = "PROCESSING"
-			}
-		}
-		q.w.WriteHeader(http.StatusCreated)
+}
+
+func liOwns(q *req, urn string) bool {
+	if urn == "urn:li:person:"+q.user.ID {
+		return true
 	}
-	d.patterns["PUT /dms-uploads/{id}"] = upload
-	d.patterns["PUT /dms-uploads/{id}/part/{n}"] = upload
-	status := func(q *req) {
-		h := asset(q, last(q))
-		if h == nil {
-			lerr(q, http.StatusNotFound, "", "Not Found")
-			return
-		}
-		out := map[string]any{"id": h.ID, "owner": h.Channel, "status": h.Data["status"]}
-		if h.Data["status"] == "PROCESSING" {
-			h.Data["status"] = "AVAILABLE" // processed by the next read
-		}
-		q.json(http.StatusOK, out)
-	}
-	d.routes["GET /rest/videos/{urn}"] = versioned(status)
-	d.routes["GET /rest/documents/{urn}"] = versioned(status)
-	d.routes["GET /rest/images/{urn}"] = versioned(status)
-	postJSON := func(h *Held) map[string]any {
-		out := map[string]any{"id": h.ID, "author": h.Channel, "commentary": h.Text, "visibility": h.Data["visibility"],
-			"lifecycleState": "PUBLISHED", "createdAt": h.At.UnixMilli(), "publishedAt": h.At.UnixMilli(), "lastModifiedAt": h.At.UnixMilli(),
-			"distribution": map[string]any{"feedDistribution": h.Data["feed"]}, "isReshareDisabledByAuthor": h.Data["noReshare"]}
-		if h.Data["content"] != nil {
-			out["content"] = h.Data["content"]
-		}
-		return out
-	}
-	d.routes["POST /rest/posts"] = versioned(func(q *req) {
-		var in struct {
-			Author       string `json:"author"`
-			Commentary   string `json:"commentary"`
-			Visibility   string `json:"visibility"`
-			Distribution *struct {
-				FeedDistribution string `json:"feedDistribution"`
-			} `json:"distribution"`
-			LifecycleState string `json:"lifecycleState"`
-			NoReshare      bool   `json:"isReshareDisabledByAuthor"`
-			Content        *struct {
-				Media *struct {
-					ID string `json:"id"`
-				} `json:"media"`
-				MultiImage *struct {
-					Images []struct {
-						ID string `json:"id"`
-					} `json:"images"`
-				} `json:"multiImage"`
-				Article *struct {
-					Source    string `json:"source"`
-					Thumbnail string `json:"thumbnail"`
-				} `json:"article"`
-			} `json:"content"`
-		}
-		var raw json.RawMessage
-		if !decodeJSON(q.r, &raw) || json.Unmarshal(raw, &in) != nil {
-			lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
-			return
-		}
-		field := func(msg string) { lerr(q, http.StatusUnprocessableEntity, "", msg) }
-		switch {
-		case !owns(q, in.Author):
-			lerr(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101")
-			return
-		case utf8.RuneCountInString(in.Commentary) > 3000:
-			field("/commentary :: length of 3001 exceeds the maximum allowed of 3000") // (U) wording
-			return
-		case in.Visibility != "PUBLIC" && in.Visibility != "CONNECTIONS" && in.Visibility != "LOGGED_IN" && in.Visibility != "CONTAINER":
-			field("/visibility :: is not a valid value")
-			return
-		case in.Distribution == nil || (in.Distribution.FeedDistribution != "MAIN_FEED" && in.Distribution.FeedDistribution != "NONE"):
-			field("/distribution/feedDistribution :: field is required")
-			return
-		case in.LifecycleState != "PUBLISHED" && in.LifecycleState != "DRAFT":
-			field("/lifecycleState :: is not a valid value")
-			return
-		}
-		var media []string
-		available := func(urn string) bool {
-			h := asset(q, urn)
-			if h == nil || h.Data["status"] != "AVAILABLE" {
-				field("/content/media/id :: " + urn + " is not an available asset of the author") // (U) wording
-				return false
-			}
-			media = append(media, urn)
+	for _, c := range q.user.Channels {
+		if urn == "urn:li:organization:"+c.ID {
 			return true
 		}
-		if c := in.Content; c != nil {
-			switch {
-			case c.Media != nil:
-				if !available(c.Media.ID) {
-					return
-				}
-			case c.MultiImage != nil:
-				if n := len(c.MultiImage.Images); n < 2 || n > 20 {
-					field("/content/multiImage/images :: must have between 2 and 20 images")
-					return
-				}
-				for _, im := range c.MultiImage.Images {
-					if !strings.HasPrefix(im.ID, "urn:li:image:") {
-						field("/content/multiImage/images :: only images are allowed")
-						return
-					}
-					if !available(im.ID) {
-						return
-					}
-				}
-			case c.Article != nil:
-				if c.Article.Source == "" {
-					field("/content/article/source :: field is required")
-					return
-				}
-				if c.Article.Thumbnail != "" && !available(c.Article.Thumbnail) {
+	}
+	return false
+}
+
+func liLastSegment(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
+
+var liPartSize = 4 << 20
+
+func liNewAsset(q *req, kind, owner string, size int) *Held {
+	id := "D" + strings.ToUpper(randID("")[:15])
+	return q.net.keep(Held{Kind: KindMedia, ID: "urn:li:" + kind + ":" + id, User: q.user.Login, Channel: owner,
+		Data: map[string]any{"kind": kind, "status": "WAITING_UPLOAD", "size": size, "parts": map[string]int{}, "token": randID("")[:16], "key": id}})
+}
+
+func liAsset(q *req, urn string) *Held {
+	h := q.net.find(KindMedia, urn)
+	if h == nil || h.User != q.user.Login {
+		return nil
+	}
+	return h
+}
+
+func liInitialize(kind string) func(q *req) {
+	return func(q *req) {
+		action := q.r.URL.Query().Get("action")
+		var in struct {
+			Init *struct {
+				Owner           string `json:"owner"`
+				FileSizeBytes   int    `json:"fileSizeBytes"`
+				UploadThumbnail bool   `json:"uploadThumbnail"`
+			} `json:"initializeUploadRequest"`
+			Finalize *struct {
+				Video           string   `json:"video"`
+				UploadToken     string   `json:"uploadToken"`
+				UploadedPartIDs []string `json:"uploadedPartIds"`
+			} `json:"finalizeUploadRequest"`
+		}
+		if !decodeJSON(q.r, &in) {
+			liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+			return
+		}
+		if action == "finalizeUpload" && kind == "video" && in.Finalize != nil {
+			h := liAsset(q, in.Finalize.Video)
+			if h == nil {
+				liError(q, http.StatusNotFound, "", "Video "+in.Finalize.Video+" not found")
+				return
+			}
+			parts := h.Data["parts"].(map[string]int)
+			want := (h.Data["size"].(int) + liPartSize - 1) / liPartSize
+			if in.Finalize.UploadToken != h.Data["token"] || len(in.Finalize.UploadedPartIDs) != want {
+				liError(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
+				return
+			}
+			for _, etag := range in.Finalize.UploadedPartIDs {
+				if _, ok := parts[etag]; !ok {
+					liError(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
 					return
 				}
 			}
-		}
-		if strings.TrimSpace(in.Commentary) == "" && in.Content == nil {
-			field("/commentary :: field is required for a post without content")
+			h.Data["status"] = "PROCESSING"
+			q.json(http.StatusOK, map[string]any{})
 			return
 		}
-		var content any
-		_ = json.Unmarshal(raw, &struct {
-			Content *any `json:"content"`
-		}{&content})
-		urn := "urn:li:share:" + strconv.FormatInt(7000000000000000000+int64(len(q.net.held))*7919+q.net.sb.Now().UnixNano()%7919, 10)
-		q.net.keep(Held{Kind: KindPost, ID: urn, User: q.user.Login, Channel: in.Author, Text: in.Commentary, Media: media,
-			URL:  "https://www.linkedin.com/feed/update/" + urn,
-			Data: map[string]any{"visibility": in.Visibility, "feed": in.Distribution.FeedDistribution, "noReshare": in.NoReshare, "content": content}})
-		q.w.Header().Set("x-restli-id", urn)
-		q.w.Header().Set("x-linkedin-id", urn)
-		q.w.WriteHeader(http.StatusCreated)
-	})
-	d.routes["GET /rest/posts/{urn}"] = versioned(func(q *req) {
-		h := q.net.live(last(q), KindPost)
-		if h == nil {
-			lerr(q, http.StatusNotFound, "", "Not Found")
+		if action != "initializeUpload" || in.Init == nil || in.Init.Owner == "" {
+			liError(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
 			return
 		}
-		q.json(http.StatusOK, postJSON(h))
-	})
-	d.routes["GET /rest/posts"] = versioned(func(q *req) {
-		v := q.r.URL.Query()
-		if v.Get("q") != "author" || !owns(q, v.Get("author")) {
-			lerr(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author.20260101")
+		if !liOwns(q, in.Init.Owner) {
+			liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
 			return
 		}
-		count, err := strconv.Atoi(v.Get("count"))
-		if err != nil || count <= 0 {
-			count = 10
-		}
-		els := []map[string]any{}
-		posts := q.net.heldIn(KindPost, v.Get("author"))
-		for i := len(posts) - 1; i >= 0 && len(els) < count; i-- {
-			els = append(els, postJSON(posts[i]))
-		}
-		q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": count, "links": []any{}}, "elements": els})
-	})
-	d.routes["DELETE /rest/posts/{urn}"] = versioned(func(q *req) {
-		h := q.net.live(last(q), KindPost)
-		if h == nil {
-			lerr(q, http.StatusNotFound, "", "Not Found")
+		if kind == "video" && (in.Init.FileSizeBytes <= 0 || in.Init.FileSizeBytes > 500<<20) {
+			liError(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
 			return
 		}
-		if !owns(q, h.Channel) {
-			lerr(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.DELETE.20260101")
+		h := liNewAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
+		base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
+		value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
+		if kind == "video" {
+			var ins []map[string]any
+			for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+liPartSize, i+1 {
+				lastByte := min(first+liPartSize, in.Init.FileSizeBytes) - 1
+				ins = append(ins, map[string]any{"uploadUrl": base + "/part/" + strconv.Itoa(i), "firstByte": first, "lastByte": lastByte})
+			}
+			value["uploadInstructions"], value["uploadToken"] = ins, h.Data["token"]
+		} else {
+			value["uploadUrl"] = base
+		}
+		q.json(http.StatusOK, map[string]any{"value": value})
+	}
+}
+
+func liByKey(q *req, key string) *Held {
+	for _, h := range q.net.held {
+		if h.Kind == KindMedia && h.Data["key"] == key {
+			return h
+		}
+	}
+	return nil
+}
+
+func liUpload(q *req) {
+	parts := strings.Split(strings.TrimPrefix(q.path, "/dms-uploads/"), "/")
+	h := liByKey(q, parts[0])
+	if !strings.HasPrefix(q.r.Header.Get("Authorization"), "Bearer ") {
+		liError(q, http.StatusUnauthorized, "65600", "Invalid access token")
+		return
+	}
+	if h == nil {
+		liError(q, http.StatusNotFound, "", "Upload not found")
+		return
+	}
+	b, _ := io.ReadAll(io.LimitReader(q.r.Body, 600<<20))
+	if len(b) == 0 {
+		liError(q, http.StatusBadRequest, "", "Empty upload")
+		return
+	}
+	if len(parts) == 3 {
+		etag := fmt.Sprintf("/ambry-video/signedId/%s/part/%s", h.Data["key"], parts[2])
+		h.Data["parts"].(map[string]int)[etag] = len(b)
+		q.w.Header().Set("ETag", etag)
+		if parts[2] == "0" {
+			h.Data["sniffed"] = sniffMedia(b)
+		}
+	} else {
+		if h.Data["kind"] == "image" && len(b) > 36152320 {
+			liError(q, http.StatusBadRequest, "", "Image too large")
 			return
 		}
-		q.net.remove(h)
-		q.w.WriteHeader(http.StatusNoContent)
-	})
-	d.routes["POST /rest/socialActions/{urn}/comments"] = versioned(func(q *req) {
-		target := strings.Split(q.path, "/")[3]
-		var in struct {
-			Actor   string `json:"actor"`
-			Object  string `json:"object"`
-			Message struct {
-				Text string `json:"text"`
-			} `json:"message"`
+		h.Data["sniffed"], h.Data["size"] = sniffMedia(b), len(b)
+		h.Data["status"] = "AVAILABLE"
+		if h.Data["kind"] == "document" {
+			h.Data["status"] = "PROCESSING"
 		}
-		if !decodeJSON(q.r, &in) {
-			lerr(q, http.StatusBadRequest, "", "Request body is not valid JSON")
-			return
+	}
+	q.w.WriteHeader(http.StatusCreated)
+}
+
+func liStatus(q *req) {
+	h := liAsset(q, liLastSegment(q))
+	if h == nil {
+		liError(q, http.StatusNotFound, "", "Not Found")
+		return
+	}
+	out := map[string]any{"id": h.ID, "owner": h.Channel, "status": h.Data["status"]}
+	if h.Data["status"] == "PROCESSING" {
+		h.Data["status"] = "AVAILABLE" // processed by the next read
+	}
+	q.json(http.StatusOK, out)
+}
+
+func liPostJSON(h *Held) map[string]any {
+	out := map[string]any{"id": h.ID, "author": h.Channel, "commentary": h.Text, "visibility": h.Data["visibility"],
+		"lifecycleState": "PUBLISHED", "createdAt": h.At.UnixMilli(), "publishedAt": h.At.UnixMilli(), "lastModifiedAt": h.At.UnixMilli(),
+		"distribution": map[string]any{"feedDistribution": h.Data["feed"]}, "isReshareDisabledByAuthor": h.Data["noReshare"]}
+	if h.Data["content"] != nil {
+		out["content"] = h.Data["content"]
+	}
+	return out
+}
+
+func liCreatePost(q *req) {
+	var in struct {
+		Author       string `json:"author"`
+		Commentary   string `json:"commentary"`
+		Visibility   string `json:"visibility"`
+		Distribution *struct {
+			FeedDistribution string `json:"feedDistribution"`
+		} `json:"distribution"`
+		LifecycleState string `json:"lifecycleState"`
+		NoReshare      bool   `json:"isReshareDisabledByAuthor"`
+		Content        *struct {
+			Media *struct {
+				ID string `json:"id"`
+			} `json:"media"`
+			MultiImage *struct {
+				Images []struct {
+					ID string `json:"id"`
+				} `json:"images"`
+			} `json:"multiImage"`
+			Article *struct {
+				Source    string `json:"source"`
+				Thumbnail string `json:"thumbnail"`
+			} `json:"article"`
+		} `json:"content"`
+	}
+	var raw json.RawMessage
+	if !decodeJSON(q.r, &raw) || json.Unmarshal(raw, &in) != nil {
+		liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+		return
+	}
+	field := func(msg string) { liError(q, http.StatusUnprocessableEntity, "", msg) }
+	switch {
+	case !liOwns(q, in.Author):
+		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101")
+		return
+	case utf8.RuneCountInString(in.Commentary) > 3000:
+		field("/commentary :: length of 3001 exceeds the maximum allowed of 3000") // (U) wording
+		return
+	case in.Visibility != "PUBLIC" && in.Visibility != "CONNECTIONS" && in.Visibility != "LOGGED_IN" && in.Visibility != "CONTAINER":
+		field("/visibility :: is not a valid value")
+		return
+	case in.Distribution == nil || (in.Distribution.FeedDistribution != "MAIN_FEED" && in.Distribution.FeedDistribution != "NONE"):
+		field("/distribution/feedDistribution :: field is required")
+		return
+	case in.LifecycleState != "PUBLISHED" && in.LifecycleState != "DRAFT":
+		field("/lifecycleState :: is not a valid value")
+		return
+	}
+	var media []string
+	available := func(urn string) bool {
+		h := liAsset(q, urn)
+		if h == nil || h.Data["status"] != "AVAILABLE" {
+			field("/content/media/id :: " + urn + " is not an available asset of the author") // (U) wording
+			return false
 		}
-		post := q.net.live(target, KindPost)
+		media = append(media, urn)
+		return true
+	}
+	if c := in.Content; c != nil {
 		switch {
-		case post == nil:
-			lerr(q, http.StatusNotFound, "", "Not Found")
-			return
-		case !owns(q, in.Actor):
-			lerr(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiSocialActions.CREATE.20260101")
-			return
-		case in.Object != target || strings.TrimSpace(in.Message.Text) == "":
-			lerr(q, http.StatusUnprocessableEntity, "", "/object must be the post and /message/text is required")
-			return
-		case utf8.RuneCountInString(in.Message.Text) > 1250:
-			lerr(q, http.StatusUnprocessableEntity, "", "/message/text :: length exceeds the maximum allowed of 1250") // (U)
-			return
+		case c.Media != nil:
+			if !available(c.Media.ID) {
+				return
+			}
+		case c.MultiImage != nil:
+			if n := len(c.MultiImage.Images); n < 2 || n > 20 {
+				field("/content/multiImage/images :: must have between 2 and 20 images")
+				return
+			}
+			for _, im := range c.MultiImage.Images {
+				if !strings.HasPrefix(im.ID, "urn:li:image:") {
+					field("/content/multiImage/images :: only images are allowed")
+					return
+				}
+				if !available(im.ID) {
+					return
+				}
+			}
+		case c.Article != nil:
+			if c.Article.Source == "" {
+				field("/content/article/source :: field is required")
+				return
+			}
+			if c.Article.Thumbnail != "" && !available(c.Article.Thumbnail) {
+				return
+			}
 		}
-		id := strconv.FormatInt(7100000000000000000+int64(len(q.net.held)), 10)
-		urn := "urn:li:comment:(" + target + "," + id + ")"
-		h := q.net.keep(Held{Kind: KindComment, ID: urn, User: q.user.Login, Channel: in.Actor, Text: in.Message.Text, Parent: target,
-			URL: post.URL + "?commentUrn=" + strings.NewReplacer(":", "%3A", "(", "%28", ")", "%29", ",", "%2C").Replace(urn)})
-		q.w.Header().Set("x-restli-id", urn)
-		q.json(http.StatusCreated, map[string]any{"$URN": urn, "id": id, "actor": in.Actor, "object": target, "message": map[string]any{"text": h.Text},
-			"created": map[string]any{"actor": in.Actor, "time": h.At.UnixMilli()}})
-	})
+	}
+	if strings.TrimSpace(in.Commentary) == "" && in.Content == nil {
+		field("/commentary :: field is required for a post without content")
+		return
+	}
+	var content any
+	_ = json.Unmarshal(raw, &struct {
+		Content *any `json:"content"`
+	}{&content})
+	urn := "urn:li:share:" + strconv.FormatInt(7000000000000000000+int64(len(q.net.held))*7919+q.net.sb.Now().UnixNano()%7919, 10)
+	q.net.keep(Held{Kind: KindPost, ID: urn, User: q.user.Login, Channel: in.Author, Text: in.Commentary, Media: media,
+		URL:  "https://www.linkedin.com/feed/update/" + urn,
+		Data: map[string]any{"visibility": in.Visibility, "feed": in.Distribution.FeedDistribution, "noReshare": in.NoReshare, "content": content}})
+	q.w.Header().Set("x-restli-id", urn)
+	q.w.Header().Set("x-linkedin-id", urn)
+	q.w.WriteHeader(http.StatusCreated)
+}
+
+func liGetPost(q *req) {
+	h := q.net.live(liLastSegment(q), KindPost)
+	if h == nil {
+		liError(q, http.StatusNotFound, "", "Not Found")
+		return
+	}
+	q.json(http.StatusOK, liPostJSON(h))
+}
+
+func liFindPosts(q *req) {
+	v := q.r.URL.Query()
+	if v.Get("q") != "author" || !liOwns(q, v.Get("author")) {
+		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author.20260101")
+		return
+	}
+	count, err := strconv.Atoi(v.Get("count"))
+	if err != nil || count <= 0 {
+		count = 10
+	}
+	els := []map[string]any{}
+	posts := q.net.heldIn(KindPost, v.Get("author"))
+	for i := len(posts) - 1; i >= 0 && len(els) < count; i-- {
+		els = append(els, liPostJSON(posts[i]))
+	}
+	q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": count, "links": []any{}}, "elements": els})
+}
+
+func liDeletePost(q *req) {
+	h := q.net.live(liLastSegment(q), KindPost)
+	if h == nil {
+		liError(q, http.StatusNotFound, "", "Not Found")
+		return
+	}
+	if !liOwns(q, h.Channel) {
+		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.DELETE.20260101")
+		return
+	}
+	q.net.remove(h)
+	q.w.WriteHeader(http.StatusNoContent)
+}
+
+func liComment(q *req) {
+	target := strings.Split(q.path, "/")[3]
+	var in struct {
+		Actor   string `json:"actor"`
+		Object  string `json:"object"`
+		Message struct {
+			Text string `json:"text"`
+		} `json:"message"`
+	}
+	if !decodeJSON(q.r, &in) {
+		liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+		return
+	}
+	post := q.net.live(target, KindPost)
+	switch {
+	case post == nil:
+		liError(q, http.StatusNotFound, "", "Not Found")
+		return
+	case !liOwns(q, in.Actor):
+		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiSocialActions.CREATE.20260101")
+		return
+	case in.Object != target || strings.TrimSpace(in.Message.Text) == "":
+		liError(q, http.StatusUnprocessableEntity, "", "/object must be the post and /message/text is required")
+		return
+	case utf8.RuneCountInString(in.Message.Text) > 1250:
+		liError(q, http.StatusUnprocessableEntity, "", "/message/text :: length exceeds the maximum allowed of 1250") // (U)
+		return
+	}
+	id := strconv.FormatInt(7100000000000000000+int64(len(q.net.held)), 10)
+	urn := "urn:li:comment:(" + target + "," + id + ")"
+	h := q.net.keep(Held{Kind: KindComment, ID: urn, User: q.user.Login, Channel: in.Actor, Text: in.Message.Text, Parent: target,
+		URL: post.URL + "?commentUrn=" + strings.NewReplacer(":", "%3A", "(", "%28", ")", "%29", ",", "%2C").Replace(urn)})
+	q.w.Header().Set("x-restli-id", urn)
+	q.json(http.StatusCreated, map[string]any{"$URN": urn, "id": id, "actor": in.Actor, "object": target, "message": map[string]any{"text": h.Text},
+		"created": map[string]any{"actor": in.Actor, "time": h.At.UnixMilli()}})
 }
