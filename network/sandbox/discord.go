@@ -58,48 +58,55 @@ func discordDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /api/v10/users/@me": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "global_name": u.Name, "avatar": nil, "discriminator": "0"})
-			},
+			"GET /api/v10/users/@me": dcMe,
 		},
-	}
-	bot := func(h func(q *req, u *User)) func(q *req) {
-		return func(q *req) {
-			if q.r.Header.Get("Authorization") != "Bot "+BotToken {
-				d.writeError(q, apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
-				return
-			}
-			parts := strings.Split(strings.TrimPrefix(q.path, "/api/v10/guilds/"), "/")
-			for _, u := range q.net.users {
-				if discordGuild(u) == parts[0] {
-					h(q, u)
-					return
-				}
-			}
-			d.writeError(q, apiError{Status: http.StatusNotFound, Code: "10004", Message: "Unknown Guild"})
-		}
 	}
 	d.approved = func(u *User, back url.Values) {
 		back.Set("guild_id", discordGuild(u))
 		back.Set("permissions", "0")
 	}
 	d.patterns = map[string]func(q *req){
-		"GET /api/v10/guilds/{id}": bot(func(q *req, u *User) {
-			q.json(http.StatusOK, map[string]any{"id": discordGuild(u), "name": u.Name + "'s server", "icon": nil, "owner_id": u.ID})
-		}),
-		"GET /api/v10/guilds/{id}/channels": bot(func(q *req, u *User) {
-			out := []map[string]any{}
-			for i, c := range u.Channels {
-				var typ int
-				_, _ = fmt.Sscan(c.Username, &typ)
-				out = append(out, map[string]any{"id": c.ID, "type": typ, "guild_id": discordGuild(u), "name": c.Name, "position": i})
-			}
-			q.json(http.StatusOK, out)
-		}),
+		"GET /api/v10/guilds/{id}":          dcGuildBot(dcGuild),
+		"GET /api/v10/guilds/{id}/channels": dcGuildBot(dcGuildChannels),
 	}
 	discordPublish(d)
 	return d
+}
+
+func dcMe(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "global_name": u.Name, "avatar": nil, "discriminator": "0"})
+}
+
+func dcGuildBot(h func(q *req, u *User)) func(q *req) {
+	return func(q *req) {
+		if q.r.Header.Get("Authorization") != "Bot "+BotToken {
+			q.fail(apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
+			return
+		}
+		parts := strings.Split(strings.TrimPrefix(q.path, "/api/v10/guilds/"), "/")
+		for _, u := range q.net.users {
+			if discordGuild(u) == parts[0] {
+				h(q, u)
+				return
+			}
+		}
+		q.fail(apiError{Status: http.StatusNotFound, Code: "10004", Message: "Unknown Guild"})
+	}
+}
+
+func dcGuild(q *req, u *User) {
+	q.json(http.StatusOK, map[string]any{"id": discordGuild(u), "name": u.Name + "'s server", "icon": nil, "owner_id": u.ID})
+}
+
+func dcGuildChannels(q *req, u *User) {
+	out := []map[string]any{}
+	for i, c := range u.Channels {
+		var typ int
+		_, _ = fmt.Sscan(c.Username, &typ)
+		out = append(out, map[string]any{"id": c.ID, "type": typ, "guild_id": discordGuild(u), "name": c.Name, "position": i})
+	}
+	q.json(http.StatusOK, out)
 }
 
 func discordGuild(u *User) string { return numericID(u.ID + "/guild") }

@@ -58,23 +58,27 @@ func facebookDialect() *dialect {
 		return true
 	}
 	d.routes = map[string]func(q *req){
-		"GET /" + GraphVersion + "/me": func(q *req) {
-			u := q.user
-			q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email,
-				"picture": map[string]any{"data": map[string]any{"url": u.Avatar}}})
-		},
-		"GET /" + GraphVersion + "/me/accounts": func(q *req) {
-			data := []map[string]any{}
-			for _, c := range q.user.Channels {
-				data = append(data, map[string]any{"id": c.ID, "name": c.Name, "username": c.Username, "access_token": c.Token,
-					"category": "Local business", "tasks": []string{"ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MODERATE", "MANAGE"},
-					"picture": map[string]any{"data": map[string]any{"url": c.Avatar}}})
-			}
-			q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
-		},
+		"GET /" + GraphVersion + "/me":          fbMe,
+		"GET /" + GraphVersion + "/me/accounts": fbAccounts,
 	}
 	facebookPublish(d)
 	return d
+}
+
+func fbMe(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email,
+		"picture": map[string]any{"data": map[string]any{"url": u.Avatar}}})
+}
+
+func fbAccounts(q *req) {
+	data := []map[string]any{}
+	for _, c := range q.user.Channels {
+		data = append(data, map[string]any{"id": c.ID, "name": c.Name, "username": c.Username, "access_token": c.Token,
+			"category": "Local business", "tasks": []string{"ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MODERATE", "MANAGE"},
+			"picture": map[string]any{"data": map[string]any{"url": c.Avatar}}})
+	}
+	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }
 
 // graphBearer reads a Graph token from access_token (query or form) or Authorization: Bearer/OAuth.

@@ -20,28 +20,32 @@ func googleBusinessDialect() *dialect {
 		}
 	}
 	d.routes = map[string]func(q *req){
-		"GET /oauth2/v3/userinfo": d.routes["GET /oauth2/v3/userinfo"],
-		"GET /v1/accounts": func(q *req) {
-			q.json(http.StatusOK, map[string]any{"accounts": []map[string]any{{"name": "accounts/" + q.user.ID, "accountName": q.user.Name,
-				"type": "PERSONAL", "verificationState": "VERIFIED"}}})
-		},
-		"GET /v1/accounts/{id}/locations": func(q *req) {
-			if strings.TrimPrefix(strings.TrimSuffix(q.path, "/locations"), "/v1/accounts/") != q.user.ID {
-				googleError(q, apiError{Status: http.StatusForbidden, Message: "The caller does not have permission"})
-				return
-			}
-			if q.r.URL.Query().Get("readMask") == "" {
-				googleError(q, apiError{Status: http.StatusBadRequest, Message: "Request contains an invalid argument."})
-				return
-			}
-			locs := []map[string]any{}
-			for _, c := range q.user.Channels {
-				locs = append(locs, map[string]any{"name": "locations/" + c.ID, "title": c.Name,
-					"storefrontAddress": map[string]any{"regionCode": "US", "postalCode": "94110", "locality": "San Francisco", "addressLines": []string{c.Username}}})
-			}
-			q.json(http.StatusOK, map[string]any{"locations": locs})
-		},
+		"GET /oauth2/v3/userinfo":         d.routes["GET /oauth2/v3/userinfo"],
+		"GET /v1/accounts":                gbpAccounts,
+		"GET /v1/accounts/{id}/locations": gbpLocations,
 	}
 	googleBusinessPublish(d)
 	return d
+}
+
+func gbpAccounts(q *req) {
+	q.json(http.StatusOK, map[string]any{"accounts": []map[string]any{{"name": "accounts/" + q.user.ID, "accountName": q.user.Name,
+		"type": "PERSONAL", "verificationState": "VERIFIED"}}})
+}
+
+func gbpLocations(q *req) {
+	if strings.TrimPrefix(strings.TrimSuffix(q.path, "/locations"), "/v1/accounts/") != q.user.ID {
+		googleError(q, apiError{Status: http.StatusForbidden, Message: "The caller does not have permission"})
+		return
+	}
+	if q.r.URL.Query().Get("readMask") == "" {
+		googleError(q, apiError{Status: http.StatusBadRequest, Message: "Request contains an invalid argument."})
+		return
+	}
+	locs := []map[string]any{}
+	for _, c := range q.user.Channels {
+		locs = append(locs, map[string]any{"name": "locations/" + c.ID, "title": c.Name,
+			"storefrontAddress": map[string]any{"regionCode": "US", "postalCode": "94110", "locality": "San Francisco", "addressLines": []string{c.Username}}})
+	}
+	q.json(http.StatusOK, map[string]any{"locations": locs})
 }

@@ -24,19 +24,21 @@ func instagramDialect() *dialect {
 			c.IGUsername = strings.ReplaceAll(strings.ToLower(c.Name), " ", "_")
 		}
 	}
-	d.routes["GET /"+GraphVersion+"/me/accounts"] = func(q *req) {
-		data := []map[string]any{}
-		for _, c := range q.user.Channels {
-			p := map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token}
-			if c.IGID != "" {
-				p["instagram_business_account"] = map[string]any{"id": c.IGID, "username": c.IGUsername, "name": c.Name,
-					"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg"}
-			}
-			data = append(data, p)
-		}
-		q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
-	}
+	d.routes["GET /"+GraphVersion+"/me/accounts"] = igAccounts
 	instagramPublish(d)
 	instagramLogin(d) // instagram_login.go
 	return d
+}
+
+func igAccounts(q *req) {
+	data := []map[string]any{}
+	for _, c := range q.user.Channels {
+		p := map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token}
+		if c.IGID != "" {
+			p["instagram_business_account"] = map[string]any{"id": c.IGID, "username": c.IGUsername, "name": c.Name,
+				"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg"}
+		}
+		data = append(data, p)
+	}
+	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }

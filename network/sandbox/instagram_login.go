@@ -31,20 +31,21 @@ func instagramLogin(d *dialect) {
 	d.unauthenticated["POST /oauth/access_token"] = igLoginCode
 	d.unauthenticated["GET /access_token"] = igLoginLongLived("ig_exchange_token", true)
 	d.unauthenticated["GET /refresh_access_token"] = igLoginLongLived("ig_refresh_token", false)
-	fbMe := d.routes["GET /"+GraphVersion+"/me"]
-	d.routes["GET /"+GraphVersion+"/me"] = func(q *req) {
-		if !igLoginToken(q.tok) {
-			fbMe(q)
-			return
-		}
-		c := igLoginAccount(q.user)
-		if c == nil {
-			fbMissing(q, "me")
-			return
-		}
-		q.json(http.StatusOK, map[string]any{"id": igAppScopedID(c), "user_id": c.IGID, "username": c.IGUsername, "name": c.Name,
-			"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg", "account_type": "BUSINESS"})
+	d.routes["GET /"+GraphVersion+"/me"] = igLoginMe
+}
+
+func igLoginMe(q *req) {
+	if !igLoginToken(q.tok) {
+		fbMe(q) // the Facebook Login answer
+		return
 	}
+	c := igLoginAccount(q.user)
+	if c == nil {
+		fbMissing(q, "me")
+		return
+	}
+	q.json(http.StatusOK, map[string]any{"id": igAppScopedID(c), "user_id": c.IGID, "username": c.IGUsername, "name": c.Name,
+		"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg", "account_type": "BUSINESS"})
 }
 
 // igLoginToken reports whether a token was issued through Instagram Login.

@@ -36,24 +36,28 @@ func instagramPublish(d *dialect) {
 	d.routes["POST "+fbV+"/{ig}/media_publish"] = igPublish
 	d.routes["GET "+fbV+"/{ig}/media"] = func(q *req) { igList(q, false) }
 	d.routes["GET "+fbV+"/{ig}/stories"] = func(q *req) { igList(q, true) }
-	d.routes["GET "+fbV+"/{ig}/content_publishing_limit"] = func(q *req) {
-		if c := igAccount(q); c != nil {
-			q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": igUsed(q, c.IGID),
-				"config": map[string]any{"quota_total": igDailyCap, "quota_duration": 86400}}}})
-		}
-	}
+	d.routes["GET "+fbV+"/{ig}/content_publishing_limit"] = igPublishingLimit
 	d.routes["GET "+fbV+"/{id}"] = igGet
-	d.routes["DELETE "+fbV+"/{id}"] = func(q *req) {
-		h := q.net.live(pathSegment(q, 2), KindPost, KindComment)
-		if h == nil || h.User != q.user.Login {
-			fbMissing(q, pathSegment(q, 2))
-			return
-		}
-		q.net.remove(h)
-		q.json(http.StatusOK, map[string]any{"success": true})
-	}
+	d.routes["DELETE "+fbV+"/{id}"] = igDelete
 	d.routes["POST "+fbV+"/{id}/comments"] = func(q *req) { igComment(q, KindPost) }
 	d.routes["POST "+fbV+"/{id}/replies"] = func(q *req) { igComment(q, KindComment) }
+}
+
+func igPublishingLimit(q *req) {
+	if c := igAccount(q); c != nil {
+		q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": igUsed(q, c.IGID),
+			"config": map[string]any{"quota_total": igDailyCap, "quota_duration": 86400}}}})
+	}
+}
+
+func igDelete(q *req) {
+	h := q.net.live(pathSegment(q, 2), KindPost, KindComment)
+	if h == nil || h.User != q.user.Login {
+		fbMissing(q, pathSegment(q, 2))
+		return
+	}
+	q.net.remove(h)
+	q.json(http.StatusOK, map[string]any{"success": true})
 }
 
 const igContainer = "ig-container"

@@ -49,43 +49,50 @@ func linkedinDialect() *dialect {
 			}
 		},
 	}
-	versioned := func(h func(q *req)) func(q *req) {
-		return func(q *req) {
-			if q.r.Header.Get("LinkedIn-Version") == "" {
-				d.writeError(q, apiError{Status: http.StatusBadRequest, Code: "VERSION_MISSING", Message: "A version must be present. Please specify a version by adding the LinkedIn-Version header."})
-				return
-			}
-			h(q)
-		}
-	}
 	d.routes = map[string]func(q *req){
-		"GET /v2/userinfo": func(q *req) {
-			u := q.user
-			q.json(http.StatusOK, map[string]any{"sub": u.ID, "email_verified": true, "name": u.Name, "given_name": "Sandbox",
-				"family_name": u.Login, "picture": u.Avatar, "email": u.Email, "locale": map[string]string{"country": "US", "language": "en"}})
-		},
-		"GET /rest/organizationAcls": versioned(func(q *req) {
-			els := []map[string]any{}
-			for _, c := range q.user.Channels {
-				els = append(els, map[string]any{"roleAssignee": "urn:li:person:" + q.user.ID, "state": "APPROVED", "role": "ADMINISTRATOR",
-					"organization": "urn:li:organization:" + c.ID})
-			}
-			q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": 100, "links": []any{}}, "elements": els})
-		}),
-		"GET /rest/organizations/{id}": versioned(func(q *req) {
-			id := strings.TrimPrefix(q.path, "/rest/organizations/")
-			for _, c := range q.user.Channels {
-				if c.ID == id {
-					var n int64
-					_, _ = fmt.Sscan(c.ID, &n)
-					q.json(http.StatusOK, map[string]any{"id": n, "localizedName": c.Name, "vanityName": c.Username,
-						"name": map[string]any{"localized": map[string]string{"en_US": c.Name}}})
-					return
-				}
-			}
-			d.writeError(q, apiError{Status: http.StatusForbidden, Code: "ACCESS_DENIED", Message: "Not enough permissions to access: organizations.GET.20260101"})
-		}),
+		"GET /v2/userinfo":             liUserinfo,
+		"GET /rest/organizationAcls":   liVersioned(liOrganizationAcls),
+		"GET /rest/organizations/{id}": liVersioned(liOrganization),
 	}
 	linkedinPublish(d)
 	return d
+}
+
+func liVersioned(h func(q *req)) func(q *req) {
+	return func(q *req) {
+		if q.r.Header.Get("LinkedIn-Version") == "" {
+			q.fail(apiError{Status: http.StatusBadRequest, Code: "VERSION_MISSING", Message: "A version must be present. Please specify a version by adding the LinkedIn-Version header."})
+			return
+		}
+		h(q)
+	}
+}
+
+func liUserinfo(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"sub": u.ID, "email_verified": true, "name": u.Name, "given_name": "Sandbox",
+		"family_name": u.Login, "picture": u.Avatar, "email": u.Email, "locale": map[string]string{"country": "US", "language": "en"}})
+}
+
+func liOrganizationAcls(q *req) {
+	els := []map[string]any{}
+	for _, c := range q.user.Channels {
+		els = append(els, map[string]any{"roleAssignee": "urn:li:person:" + q.user.ID, "state": "APPROVED", "role": "ADMINISTRATOR",
+			"organization": "urn:li:organization:" + c.ID})
+	}
+	q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": 100, "links": []any{}}, "elements": els})
+}
+
+func liOrganization(q *req) {
+	id := strings.TrimPrefix(q.path, "/rest/organizations/")
+	for _, c := range q.user.Channels {
+		if c.ID == id {
+			var n int64
+			_, _ = fmt.Sscan(c.ID, &n)
+			q.json(http.StatusOK, map[string]any{"id": n, "localizedName": c.Name, "vanityName": c.Username,
+				"name": map[string]any{"localized": map[string]string{"en_US": c.Name}}})
+			return
+		}
+	}
+	q.fail(apiError{Status: http.StatusForbidden, Code: "ACCESS_DENIED", Message: "Not enough permissions to access: organizations.GET.20260101"})
 }

@@ -41,16 +41,6 @@ func liError(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
-func liVersioned(h func(q *req)) func(q *req) {
-	return func(q *req) {
-		if q.r.Header.Get("LinkedIn-Version") == "" {
-			liError(q, http.StatusBadRequest, "VERSION_MISSING", "A version must be present. Please specify a version by adding the LinkedIn-Version header.")
-			return
-		}
-		h(q)
-	}
-}
-
 func liOwns(q *req, urn string) bool {
 	if urn == "urn:li:person:"+q.user.ID {
 		return true

@@ -43,22 +43,26 @@ func redditDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /api/v1/me": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Login, "icon_img": u.Avatar + "?width=256&amp;s=abc",
-					"subreddit": map[string]any{"display_name_prefixed": "u/" + u.Login, "public_description": u.Bio, "title": u.Name}})
-			},
-			"GET /subreddits/mine/subscriber": func(q *req) {
-				children := []map[string]any{}
-				for i, c := range q.user.Channels {
-					children = append(children, map[string]any{"kind": "t5", "data": map[string]any{"name": fmt.Sprintf("t5_%x", i+100),
-						"display_name": c.ID, "display_name_prefixed": "r/" + c.ID, "title": c.Name, "icon_img": "", "community_icon": "",
-						"allow_images": true, "allow_videos": c.ID != "golang", "allow_galleries": true, "link_flair_enabled": c.ID == "selfhosted"}})
-				}
-				q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "dist": len(children), "children": children}})
-			},
+			"GET /api/v1/me":                  rdMe,
+			"GET /subreddits/mine/subscriber": rdSubscribed,
 		},
 	})
+}
+
+func rdMe(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Login, "icon_img": u.Avatar + "?width=256&amp;s=abc",
+		"subreddit": map[string]any{"display_name_prefixed": "u/" + u.Login, "public_description": u.Bio, "title": u.Name}})
+}
+
+func rdSubscribed(q *req) {
+	children := []map[string]any{}
+	for i, c := range q.user.Channels {
+		children = append(children, map[string]any{"kind": "t5", "data": map[string]any{"name": fmt.Sprintf("t5_%x", i+100),
+			"display_name": c.ID, "display_name_prefixed": "r/" + c.ID, "title": c.Name, "icon_img": "", "community_icon": "",
+			"allow_images": true, "allow_videos": c.ID != "golang", "allow_galleries": true, "link_flair_enabled": c.ID == "selfhosted"}})
+	}
+	q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "dist": len(children), "children": children}})
 }
 
 // Pinterest: consent /oauth/, token /v5/oauth/token (Basic client auth, form), ~30-day access and
@@ -96,19 +100,23 @@ func pinterestDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /v5/user_account": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"account_type": "BUSINESS", "id": u.ID, "username": u.Login, "business_name": u.Name,
-					"about": u.Bio, "profile_image": u.Avatar, "website_url": "https://sandbox.crier.invalid"})
-			},
-			"GET /v5/boards": func(q *req) {
-				items := []map[string]any{}
-				for _, c := range q.user.Channels {
-					items = append(items, map[string]any{"id": c.ID, "name": c.Name, "description": "", "privacy": "PUBLIC",
-						"owner": map[string]string{"username": c.Username}, "media": map[string]any{"image_cover_url": nil}})
-				}
-				q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
-			},
+			"GET /v5/user_account": pinterestUserAccount,
+			"GET /v5/boards":       pinterestBoards,
 		},
 	}
+}
+
+func pinterestUserAccount(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"account_type": "BUSINESS", "id": u.ID, "username": u.Login, "business_name": u.Name,
+		"about": u.Bio, "profile_image": u.Avatar, "website_url": "https://sandbox.crier.invalid"})
+}
+
+func pinterestBoards(q *req) {
+	items := []map[string]any{}
+	for _, c := range q.user.Channels {
+		items = append(items, map[string]any{"id": c.ID, "name": c.Name, "description": "", "privacy": "PUBLIC",
+			"owner": map[string]string{"username": c.Username}, "media": map[string]any{"image_cover_url": nil}})
+	}
+	q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
 }

@@ -30,13 +30,15 @@ func snapchatDialect() *dialect {
 		},
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "E1001", Message: "Unauthorized"},
 		routes: map[string]func(q *req){
-			"GET /v1/public_profiles/my_profile": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"request_status": "SUCCESS", "request_id": randID("")[:16],
-					"public_profile": map[string]any{"id": "pp-" + u.ID, "display_name": u.Name, "username": u.Login, "profile_image_url": u.Avatar}})
-			},
+			"GET /v1/public_profiles/my_profile": scMyProfile,
 		},
 	}
 	snapchatPublish(d)
 	return d
+}
+
+func scMyProfile(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"request_status": "SUCCESS", "request_id": randID("")[:16],
+		"public_profile": map[string]any{"id": "pp-" + u.ID, "display_name": u.Name, "username": u.Login, "profile_image_url": u.Avatar}})
 }

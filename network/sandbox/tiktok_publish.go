@@ -18,12 +18,7 @@ import (
 // drafts), and /v2/video/list for Find. A post is held once its publish is complete on TikTok's
 // side (upload finished, or the pull accepted). Errors in TikTok's envelope.
 func tiktokPublish(d *dialect) {
-	d.routes["POST /v2/post/publish/creator_info/query"] = func(q *req) {
-		u := q.user
-		ttEnvelope(q, http.StatusOK, map[string]any{"creator_avatar_url": u.Avatar, "creator_username": u.Login, "creator_nickname": u.Name,
-			"privacy_level_options": ttPrivacy, "comment_disabled": false, "duet_disabled": false, "stitch_disabled": true,
-			"max_video_post_duration_sec": 600}, "ok", "")
-	}
+	d.routes["POST /v2/post/publish/creator_info/query"] = ttCreatorInfo
 	d.routes["POST /v2/post/publish/video/init"] = func(q *req) { ttVideoInit(q, false) }
 	d.routes["POST /v2/post/publish/inbox/video/init"] = func(q *req) { ttVideoInit(q, true) }
 	d.routes["POST /v2/post/publish/content/init"] = ttPhotoInit
@@ -35,13 +30,16 @@ func tiktokPublish(d *dialect) {
 	d.unauthenticated["PUT /upload/video"] = ttUpload
 }
 
+func ttCreatorInfo(q *req) {
+	u := q.user
+	ttEnvelope(q, http.StatusOK, map[string]any{"creator_avatar_url": u.Avatar, "creator_username": u.Login, "creator_nickname": u.Name,
+		"privacy_level_options": ttPrivacy, "comment_disabled": false, "duet_disabled": false, "stitch_disabled": true,
+		"max_video_post_duration_sec": 600}, "ok", "")
+}
+
 var ttPrivacy = []string{"PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"}
 
 const ttPublish = "tiktok-publish"
-
-func ttEnvelope(q *req, status int, data any, code, msg string) {
-	q.json(status, map[string]any{"data": data, "error": map[string]string{"code": code, "message": msg, "log_id": randID("2026")[:24]}})
-}
 
 func ttInvalid(q *req, code, msg string) {
 	ttEnvelope(q, http.StatusBadRequest, map[string]any{}, code, msg)

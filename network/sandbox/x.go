@@ -36,11 +36,13 @@ func xDialect() *dialect {
 		},
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "Unauthorized", Message: "Unauthorized"},
 		routes: map[string]func(q *req){
-			"GET /2/users/me": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"data": map[string]any{"id": u.ID, "name": u.Name, "username": u.Login,
-					"description": u.Bio, "profile_image_url": u.Avatar, "subscription_type": "None"}})
-			},
+			"GET /2/users/me": xMe,
 		},
 	})
+}
+
+func xMe(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"data": map[string]any{"id": u.ID, "name": u.Name, "username": u.Login,
+		"description": u.Bio, "profile_image_url": u.Avatar, "subscription_type": "None"}})
 }

@@ -33,28 +33,32 @@ func youtubeDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /oauth2/v3/userinfo": func(q *req) {
-				u := q.user
-				q.json(http.StatusOK, map[string]any{"sub": u.ID, "name": u.Name, "picture": u.Avatar, "email": u.Email, "email_verified": true})
-			},
-			"GET /youtube/v3/channels": func(q *req) {
-				if q.r.URL.Query().Get("mine") != "true" || !strings.Contains(q.r.URL.Query().Get("part"), "snippet") {
-					googleError(q, apiError{Status: http.StatusBadRequest, Code: "missingRequiredParameter", Message: "No filter selected. Expected one of: mine, id, forHandle"})
-					return
-				}
-				items := []map[string]any{}
-				for _, c := range q.user.Channels {
-					items = append(items, map[string]any{"kind": "youtube#channel", "etag": "sb", "id": c.ID, "snippet": map[string]any{
-						"title": c.Name, "description": "", "customUrl": "@" + c.Username,
-						"thumbnails": map[string]any{"default": map[string]any{"url": c.Avatar, "width": 88, "height": 88}}}})
-				}
-				q.json(http.StatusOK, map[string]any{"kind": "youtube#channelListResponse", "etag": "sb",
-					"pageInfo": map[string]int{"totalResults": len(items), "resultsPerPage": 50}, "items": items})
-			},
+			"GET /oauth2/v3/userinfo":  ytUserinfo,
+			"GET /youtube/v3/channels": ytChannels,
 		},
 	}
 	youtubePublish(d)
 	return d
+}
+
+func ytUserinfo(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"sub": u.ID, "name": u.Name, "picture": u.Avatar, "email": u.Email, "email_verified": true})
+}
+
+func ytChannels(q *req) {
+	if q.r.URL.Query().Get("mine") != "true" || !strings.Contains(q.r.URL.Query().Get("part"), "snippet") {
+		googleError(q, apiError{Status: http.StatusBadRequest, Code: "missingRequiredParameter", Message: "No filter selected. Expected one of: mine, id, forHandle"})
+		return
+	}
+	items := []map[string]any{}
+	for _, c := range q.user.Channels {
+		items = append(items, map[string]any{"kind": "youtube#channel", "etag": "sb", "id": c.ID, "snippet": map[string]any{
+			"title": c.Name, "description": "", "customUrl": "@" + c.Username,
+			"thumbnails": map[string]any{"default": map[string]any{"url": c.Avatar, "width": 88, "height": 88}}}})
+	}
+	q.json(http.StatusOK, map[string]any{"kind": "youtube#channelListResponse", "etag": "sb",
+		"pageInfo": map[string]int{"totalResults": len(items), "resultsPerPage": 50}, "items": items})
 }
 
 // googleError answers in Google's shape; the code is the reason (quotaExceeded, rateLimitExceeded …).
