@@ -50,18 +50,18 @@ func blueskyDialect() *dialect {
 		newUser:      func(n *Net, u *User) { u.ID = "did:plc:sandbox" + u.ID[:10] },
 	}
 	d.unauthenticated = map[string]func(q *req){
-		"POST /xrpc/com.atproto.server.createSession":  bskyCreateSession,
-		"POST /xrpc/com.atproto.server.refreshSession": bskyRefreshSession,
+		"POST /xrpc/com.atproto.server.createSession":  blueskyCreateSession,
+		"POST /xrpc/com.atproto.server.refreshSession": blueskyRefreshSession,
 	}
 	d.routes = map[string]func(q *req){
-		"GET /xrpc/com.atproto.server.getSession": bskyGetSession,
-		"GET /xrpc/app.bsky.actor.getProfile":     bskyGetProfile,
+		"GET /xrpc/com.atproto.server.getSession": blueskyGetSession,
+		"GET /xrpc/app.bsky.actor.getProfile":     blueskyGetProfile,
 	}
 	blueskyPublish(d)
 	return d
 }
 
-func bskySession(q *req, u *User) {
+func blueskySession(q *req, u *User) {
 	ttl := q.net.ttl()
 	exp := q.net.sb.Now().Add(ttl)
 	payload, _ := json.Marshal(map[string]any{"scope": "com.atproto.appPass", "sub": u.ID, "iat": q.net.sb.Now().Unix(), "exp": exp.Unix(), "jti": randID("")})
@@ -73,17 +73,17 @@ func bskySession(q *req, u *User) {
 		"email": u.Email, "emailConfirmed": true, "active": true})
 }
 
-func bskyCreateSession(q *req) {
+func blueskyCreateSession(q *req) {
 	var in struct{ Identifier, Password string }
 	_ = json.NewDecoder(q.r.Body).Decode(&in)
 	if in.Identifier == "" || !appPassword.MatchString(in.Password) {
 		q.fail(apiError{Status: http.StatusUnauthorized, Code: "AuthenticationRequired", Message: "Invalid identifier or password"})
 		return
 	}
-	bskySession(q, q.net.user(strings.TrimSuffix(in.Identifier, ".sandbox.bsky")))
+	blueskySession(q, q.net.user(strings.TrimSuffix(in.Identifier, ".sandbox.bsky")))
 }
 
-func bskyRefreshSession(q *req) {
+func blueskyRefreshSession(q *req) {
 	rt := strings.TrimPrefix(q.r.Header.Get("Authorization"), "Bearer ")
 	t, ok := q.net.refresh[rt]
 	if !ok || t.revoked {
@@ -91,14 +91,14 @@ func bskyRefreshSession(q *req) {
 		return
 	}
 	delete(q.net.refresh, rt)
-	bskySession(q, t.user)
+	blueskySession(q, t.user)
 }
 
-func bskyGetSession(q *req) {
+func blueskyGetSession(q *req) {
 	q.json(http.StatusOK, map[string]any{"handle": q.user.Login + ".sandbox.bsky", "did": q.user.ID, "active": true})
 }
 
-func bskyGetProfile(q *req) {
+func blueskyGetProfile(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"did": u.ID, "handle": u.Login + ".sandbox.bsky", "displayName": u.Name, "description": u.Bio,
 		"avatar": u.Avatar, "followersCount": 0, "followsCount": 0, "postsCount": 0})

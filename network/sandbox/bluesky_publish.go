@@ -21,50 +21,50 @@ import (
 // from a completed job, quoted/replied records and their cids), getRecord, listRecords (newest
 // first), deleteRecord, app.bsky.feed.getPosts and resolveHandle. Replies are held as comments.
 func blueskyPublish(d *dialect) {
-	d.routes["POST /xrpc/com.atproto.repo.uploadBlob"] = bskyUploadBlob
-	d.routes["GET /xrpc/com.atproto.server.getServiceAuth"] = bskyGetServiceAuth
-	d.routes["GET /xrpc/app.bsky.video.getUploadLimits"] = bskyGetUploadLimits
-	d.routes["POST /xrpc/app.bsky.video.uploadVideo"] = bskyUploadVideo
-	d.unauthenticated["GET /xrpc/app.bsky.video.getJobStatus"] = bskyGetJobStatus
-	d.routes["POST /xrpc/com.atproto.repo.createRecord"] = bskyCreateRecord
-	d.routes["GET /xrpc/com.atproto.repo.getRecord"] = bskyGetRecord
-	d.routes["GET /xrpc/com.atproto.repo.listRecords"] = bskyListRecords
-	d.routes["POST /xrpc/com.atproto.repo.deleteRecord"] = bskyDeleteRecord
-	d.routes["GET /xrpc/app.bsky.feed.getPosts"] = bskyGetPosts
-	d.routes["GET /xrpc/com.atproto.identity.resolveHandle"] = bskyResolveHandle
+	d.routes["POST /xrpc/com.atproto.repo.uploadBlob"] = blueskyUploadBlob
+	d.routes["GET /xrpc/com.atproto.server.getServiceAuth"] = blueskyGetServiceAuth
+	d.routes["GET /xrpc/app.bsky.video.getUploadLimits"] = blueskyGetUploadLimits
+	d.routes["POST /xrpc/app.bsky.video.uploadVideo"] = blueskyUploadVideo
+	d.unauthenticated["GET /xrpc/app.bsky.video.getJobStatus"] = blueskyGetJobStatus
+	d.routes["POST /xrpc/com.atproto.repo.createRecord"] = blueskyCreateRecord
+	d.routes["GET /xrpc/com.atproto.repo.getRecord"] = blueskyGetRecord
+	d.routes["GET /xrpc/com.atproto.repo.listRecords"] = blueskyListRecords
+	d.routes["POST /xrpc/com.atproto.repo.deleteRecord"] = blueskyDeleteRecord
+	d.routes["GET /xrpc/app.bsky.feed.getPosts"] = blueskyGetPosts
+	d.routes["GET /xrpc/com.atproto.identity.resolveHandle"] = blueskyResolveHandle
 }
 
-func bskyError(q *req, status int, code, msg string) {
+func blueskyError(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
-func bskyCIDOf(b []byte) string {
+func blueskyCIDOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "bafyrei" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:]))
 }
 
-func bskyHandle(u *User) string { return u.Login + ".sandbox.bsky" }
+func blueskyHandle(u *User) string { return u.Login + ".sandbox.bsky" }
 
-func bskyUserOf(q *req, repo string) *User {
+func blueskyUserOf(q *req, repo string) *User {
 	for _, u := range q.net.users {
-		if u.ID == repo || bskyHandle(u) == repo {
+		if u.ID == repo || blueskyHandle(u) == repo {
 			return u
 		}
 	}
 	return nil
 }
 
-func bskyURIOf(h *Held) string {
+func blueskyURIOf(h *Held) string {
 	return "at://" + h.Data["did"].(string) + "/app.bsky.feed.post/" + h.ID
 }
 
-// bskyPost finds a live post or reply by at-uri (DID or handle authority).
-func bskyPost(q *req, uri string) *Held {
+// blueskyPost finds a live post or reply by at-uri (DID or handle authority).
+func blueskyPost(q *req, uri string) *Held {
 	parts := strings.Split(strings.TrimPrefix(uri, "at://"), "/")
 	if len(parts) != 3 || parts[1] != "app.bsky.feed.post" {
 		return nil
 	}
-	u := bskyUserOf(q, parts[0])
+	u := blueskyUserOf(q, parts[0])
 	for _, h := range q.net.held {
 		if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == parts[2] && h.DeletedAt == nil && u != nil && h.User == u.Login {
 			return h
@@ -73,7 +73,7 @@ func bskyPost(q *req, uri string) *Held {
 	return nil
 }
 
-func bskyBlobOf(q *req, v any) *Held {
+func blueskyBlobOf(q *req, v any) *Held {
 	b, _ := json.Marshal(v)
 	var in struct {
 		Ref struct {
@@ -89,43 +89,43 @@ func bskyBlobOf(q *req, v any) *Held {
 	return nil
 }
 
-func bskyNewBlob(q *req, data []byte, mime string, u *User) map[string]any {
-	cid := bskyCIDOf(data)
+func blueskyNewBlob(q *req, data []byte, mime string, u *User) map[string]any {
+	cid := blueskyCIDOf(data)
 	if q.net.find(KindMedia, cid) == nil {
 		q.net.keep(Held{Kind: KindMedia, ID: cid, User: u.Login, Data: map[string]any{"mimeType": mime, "size": len(data), "sniffed": sniffMedia(data)}})
 	}
 	return map[string]any{"$type": "blob", "ref": map[string]string{"$link": cid}, "mimeType": mime, "size": len(data)}
 }
 
-func bskyUploadBlob(q *req) {
+func blueskyUploadBlob(q *req) {
 	if q.tok.scope != "" && strings.HasPrefix(q.tok.scope, "svc:") {
-		bskyError(q, http.StatusUnauthorized, "InvalidToken", "Bad token scope")
+		blueskyError(q, http.StatusUnauthorized, "InvalidToken", "Bad token scope")
 		return
 	}
 	data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
 	mime := q.r.Header.Get("Content-Type")
 	switch {
 	case len(data) == 0:
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "request body is empty")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "request body is empty")
 	case len(data) > 100<<20:
-		bskyError(q, http.StatusBadRequest, "BlobTooLarge", "This file is too large. It is 100.00MB but the maximum size is 100.00MB.")
+		blueskyError(q, http.StatusBadRequest, "BlobTooLarge", "This file is too large. It is 100.00MB but the maximum size is 100.00MB.")
 	case mime == "" || mime == "application/x-www-form-urlencoded":
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Missing or invalid Content-Type")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Missing or invalid Content-Type")
 	default:
-		q.json(http.StatusOK, map[string]any{"blob": bskyNewBlob(q, data, mime, q.user)})
+		q.json(http.StatusOK, map[string]any{"blob": blueskyNewBlob(q, data, mime, q.user)})
 	}
 }
 
-func bskyGetServiceAuth(q *req) {
+func blueskyGetServiceAuth(q *req) {
 	v := q.r.URL.Query()
 	if !strings.HasPrefix(v.Get("aud"), "did:") {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Error: aud must be a valid did")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Error: aud must be a valid did")
 		return
 	}
 	exp := q.net.sb.Now().Add(60 * time.Second)
 	if s, err := strconv.ParseInt(v.Get("exp"), 10, 64); err == nil {
 		if s > q.net.sb.Now().Add(time.Hour).Unix() {
-			bskyError(q, http.StatusBadRequest, "BadExpiration", "expiration is too far in the future")
+			blueskyError(q, http.StatusBadRequest, "BadExpiration", "expiration is too far in the future")
 			return
 		}
 		exp = time.Unix(s, 0)
@@ -135,37 +135,37 @@ func bskyGetServiceAuth(q *req) {
 	q.json(http.StatusOK, map[string]any{"token": tok})
 }
 
-func bskyScoped(q *req, lxm string) bool {
+func blueskyScoped(q *req, lxm string) bool {
 	if !strings.HasPrefix(q.tok.scope, "svc:"+lxm+" ") {
-		bskyError(q, http.StatusUnauthorized, "AuthMissing", "Authentication Required: a service token for "+lxm+" is needed")
+		blueskyError(q, http.StatusUnauthorized, "AuthMissing", "Authentication Required: a service token for "+lxm+" is needed")
 		return false
 	}
 	return true
 }
 
-func bskyGetUploadLimits(q *req) {
-	if !bskyScoped(q, "app.bsky.video.getUploadLimits") {
+func blueskyGetUploadLimits(q *req) {
+	if !blueskyScoped(q, "app.bsky.video.getUploadLimits") {
 		return
 	}
 	q.json(http.StatusOK, map[string]any{"canUpload": true, "remainingDailyVideos": 25, "remainingDailyBytes": 10 << 30})
 }
 
-func bskyUploadVideo(q *req) {
-	if !bskyScoped(q, "com.atproto.repo.uploadBlob") {
+func blueskyUploadVideo(q *req) {
+	if !blueskyScoped(q, "com.atproto.repo.uploadBlob") {
 		return
 	}
 	v := q.r.URL.Query()
 	if v.Get("did") != q.user.ID || v.Get("name") == "" {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "did and name are required and the did must be the token's")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "did and name are required and the did must be the token's")
 		return
 	}
 	data, _ := io.ReadAll(io.LimitReader(q.r.Body, 100<<20+1))
 	mime := q.r.Header.Get("Content-Type")
 	if len(data) == 0 || len(data) > 100<<20 || !strings.HasPrefix(mime, "video/") {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "a video of at most 100MB is required")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "a video of at most 100MB is required")
 		return
 	}
-	cid := bskyCIDOf(data)
+	cid := blueskyCIDOf(data)
 	for _, h := range q.net.held {
 		if h.Kind == KindMedia && h.Data["job"] != nil && h.Data["cid"] == cid && h.User == q.user.Login {
 			q.json(http.StatusConflict, map[string]any{"error": "already_exists", "message": "Video already processed", "jobId": h.ID, "did": q.user.ID})
@@ -177,10 +177,10 @@ func bskyUploadVideo(q *req) {
 	q.json(http.StatusOK, map[string]any{"did": q.user.ID, "jobId": job, "state": "JOB_STATE_CREATED"})
 }
 
-func bskyGetJobStatus(q *req) {
+func blueskyGetJobStatus(q *req) {
 	h := q.net.find(KindMedia, q.r.URL.Query().Get("jobId"))
 	if h == nil || h.Data["job"] == nil {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "job not found")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "job not found")
 		return
 	}
 	h.Data["polls"] = h.Data["polls"].(int) + 1
@@ -202,11 +202,11 @@ func bskyGetJobStatus(q *req) {
 	q.json(http.StatusOK, map[string]any{"jobStatus": st})
 }
 
-func bskyInvalidRecord(q *req, msg string) {
-	bskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
+func blueskyInvalidRecord(q *req, msg string) {
+	blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
 }
 
-func bskyCreateRecord(q *req) {
+func blueskyCreateRecord(q *req) {
 	var in struct {
 		Repo       string          `json:"repo"`
 		Collection string          `json:"collection"`
@@ -214,15 +214,15 @@ func bskyCreateRecord(q *req) {
 		Record     json.RawMessage `json:"record"`
 	}
 	if !decodeJSON(q.r, &in) {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must be JSON")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must be JSON")
 		return
 	}
-	if u := bskyUserOf(q, in.Repo); u == nil || u != q.user {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
+	if u := blueskyUserOf(q, in.Repo); u == nil || u != q.user {
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
 		return
 	}
 	if in.Collection != "app.bsky.feed.post" {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Sandbox Bluesky only accepts app.bsky.feed.post records")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Sandbox Bluesky only accepts app.bsky.feed.post records")
 		return
 	}
 	var rec struct {
@@ -245,47 +245,47 @@ func bskyCreateRecord(q *req) {
 		Labels map[string]any `json:"labels"`
 	}
 	if json.Unmarshal(in.Record, &rec) != nil || rec.Type != "app.bsky.feed.post" {
-		bskyInvalidRecord(q, "Record/$type must be app.bsky.feed.post")
+		blueskyInvalidRecord(q, "Record/$type must be app.bsky.feed.post")
 		return
 	}
 	if _, err := time.Parse(time.RFC3339, rec.CreatedAt); err != nil {
-		bskyInvalidRecord(q, "Record/createdAt must be an valid atproto datetime")
+		blueskyInvalidRecord(q, "Record/createdAt must be an valid atproto datetime")
 		return
 	}
 	if utf8.RuneCountInString(rec.Text) > 300 || len(rec.Text) > 3000 {
-		bskyInvalidRecord(q, "Record/text must not be longer than 300 graphemes")
+		blueskyInvalidRecord(q, "Record/text must not be longer than 300 graphemes")
 		return
 	}
 	for i, f := range rec.Facets {
 		if f.Index.ByteStart < 0 || f.Index.ByteEnd > len(rec.Text) || f.Index.ByteStart >= f.Index.ByteEnd || len(f.Features) == 0 {
-			bskyInvalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
+			blueskyInvalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
 			return
 		}
 	}
 	if len(rec.Tags) > 8 {
-		bskyInvalidRecord(q, "Record/tags must not have more than 8 elements")
+		blueskyInvalidRecord(q, "Record/tags must not have more than 8 elements")
 		return
 	}
 	var media []string
 	checkImages := func(e map[string]any) bool {
 		imgs, _ := e["images"].([]any)
 		if len(imgs) == 0 || len(imgs) > 4 {
-			bskyInvalidRecord(q, "Record/embed/images must have 1 to 4 elements")
+			blueskyInvalidRecord(q, "Record/embed/images must have 1 to 4 elements")
 			return false
 		}
 		for i, im := range imgs {
 			m, _ := im.(map[string]any)
-			b := bskyBlobOf(q, m["image"])
+			b := blueskyBlobOf(q, m["image"])
 			if _, ok := m["alt"].(string); !ok {
-				bskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
+				blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
 				return false
 			}
 			if b == nil {
-				bskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
+				blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
 				return false
 			}
 			if b.Data["size"].(int) > 1000000 || !strings.HasPrefix(b.Data["mimeType"].(string), "image/") {
-				bskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
+				blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
 				return false
 			}
 			media = append(media, b.ID)
@@ -293,9 +293,9 @@ func bskyCreateRecord(q *req) {
 		return true
 	}
 	checkVideo := func(e map[string]any) bool {
-		b := bskyBlobOf(q, e["video"])
+		b := blueskyBlobOf(q, e["video"])
 		if b == nil || b.Data["video"] != true {
-			bskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
+			blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
 			return false
 		}
 		media = append(media, b.ID)
@@ -306,11 +306,11 @@ func bskyCreateRecord(q *req) {
 		uri, _ := r["uri"].(string)
 		cid, _ := r["cid"].(string)
 		if uri == "" || cid == "" {
-			bskyInvalidRecord(q, "Record/embed/record must have uri and cid")
+			blueskyInvalidRecord(q, "Record/embed/record must have uri and cid")
 			return false
 		}
-		if h := bskyPost(q, uri); h != nil && h.Data["cid"] != cid {
-			bskyInvalidRecord(q, "Record/embed/record/cid does not match the record")
+		if h := blueskyPost(q, uri); h != nil && h.Data["cid"] != cid {
+			blueskyInvalidRecord(q, "Record/embed/record/cid does not match the record")
 			return false
 		}
 		return true
@@ -326,13 +326,13 @@ func bskyCreateRecord(q *req) {
 		case "app.bsky.embed.external":
 			ext, _ := e["external"].(map[string]any)
 			if uri, _ := ext["uri"].(string); uri == "" {
-				bskyInvalidRecord(q, "Record/embed/external must have the property \"uri\"")
+				blueskyInvalidRecord(q, "Record/embed/external must have the property \"uri\"")
 				return
 			}
 			if ext["thumb"] != nil {
-				b := bskyBlobOf(q, ext["thumb"])
+				b := blueskyBlobOf(q, ext["thumb"])
 				if b == nil || b.Data["size"].(int) > 1000000 {
-					bskyInvalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
+					blueskyInvalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
 					return
 				}
 			}
@@ -354,7 +354,7 @@ func bskyCreateRecord(q *req) {
 				quote, _ = rr["uri"].(string)
 			}
 		default:
-			bskyInvalidRecord(q, "Record/embed $type is not one of the post's embeds")
+			blueskyInvalidRecord(q, "Record/embed $type is not one of the post's embeds")
 			return
 		}
 		if !ok {
@@ -362,58 +362,58 @@ func bskyCreateRecord(q *req) {
 		}
 	}
 	if strings.TrimSpace(rec.Text) == "" && len(media) == 0 && rec.Embed == nil {
-		bskyInvalidRecord(q, "Record/text must not be empty without an embed")
+		blueskyInvalidRecord(q, "Record/text must not be empty without an embed")
 		return
 	}
 	kind, parent := KindPost, ""
 	if rec.Reply != nil {
-		p, r := bskyPost(q, rec.Reply.RawParent["uri"]), bskyPost(q, rec.Reply.RawRoot["uri"])
+		p, r := blueskyPost(q, rec.Reply.RawParent["uri"]), blueskyPost(q, rec.Reply.RawRoot["uri"])
 		if p == nil || r == nil || p.Data["cid"] != rec.Reply.RawParent["cid"] || r.Data["cid"] != rec.Reply.RawRoot["cid"] {
-			bskyInvalidRecord(q, "Record/reply must reference existing records with their cids")
+			blueskyInvalidRecord(q, "Record/reply must reference existing records with their cids")
 			return
 		}
-		kind, parent = KindComment, bskyURIOf(p)
+		kind, parent = KindComment, blueskyURIOf(p)
 	}
 	rkey := in.Rkey
 	if rkey == "" {
 		rkey = randID("")[:13]
 	} else if len(rkey) != 13 || strings.Trim(rkey, "234567abcdefghijklmnopqrstuvwxyz") != "" {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid record key: app.bsky.feed.post requires a TID")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid record key: app.bsky.feed.post requires a TID")
 		return
 	}
 	for _, h := range q.net.held {
 		if (h.Kind == KindPost || h.Kind == KindComment) && h.ID == rkey && h.User == q.user.Login {
-			bskyError(q, http.StatusBadRequest, "InvalidRequest", "Record already exists at at://"+q.user.ID+"/app.bsky.feed.post/"+rkey) // (U) wording
+			blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Record already exists at at://"+q.user.ID+"/app.bsky.feed.post/"+rkey) // (U) wording
 			return
 		}
 	}
-	cid := bskyCIDOf(append([]byte(q.user.ID+rkey), in.Record...))
+	cid := blueskyCIDOf(append([]byte(q.user.ID+rkey), in.Record...))
 	h := q.net.keep(Held{Kind: kind, ID: rkey, User: q.user.Login, Text: rec.Text, Media: media, Parent: parent,
-		URL:  "https://bsky.app/profile/" + bskyHandle(q.user) + "/post/" + rkey,
+		URL:  "https://bsky.app/profile/" + blueskyHandle(q.user) + "/post/" + rkey,
 		Data: map[string]any{"did": q.user.ID, "cid": cid, "record": json.RawMessage(in.Record), "quote": quote}})
-	q.json(http.StatusOK, map[string]any{"uri": bskyURIOf(h), "cid": cid, "commit": map[string]string{"cid": bskyCIDOf([]byte(cid)), "rev": rkey}, "validationStatus": "valid"})
+	q.json(http.StatusOK, map[string]any{"uri": blueskyURIOf(h), "cid": cid, "commit": map[string]string{"cid": blueskyCIDOf([]byte(cid)), "rev": rkey}, "validationStatus": "valid"})
 }
 
-func bskyView(h *Held) map[string]any {
-	return map[string]any{"uri": bskyURIOf(h), "cid": h.Data["cid"], "value": h.Data["record"]}
+func blueskyView(h *Held) map[string]any {
+	return map[string]any{"uri": blueskyURIOf(h), "cid": h.Data["cid"], "value": h.Data["record"]}
 }
 
-func bskyGetRecord(q *req) {
+func blueskyGetRecord(q *req) {
 	v := q.r.URL.Query()
 	uri := "at://" + v.Get("repo") + "/" + v.Get("collection") + "/" + v.Get("rkey")
-	h := bskyPost(q, uri)
+	h := blueskyPost(q, uri)
 	if h == nil {
-		bskyError(q, http.StatusBadRequest, "RecordNotFound", "Could not locate record: "+uri)
+		blueskyError(q, http.StatusBadRequest, "RecordNotFound", "Could not locate record: "+uri)
 		return
 	}
-	q.json(http.StatusOK, bskyView(h))
+	q.json(http.StatusOK, blueskyView(h))
 }
 
-func bskyListRecords(q *req) {
+func blueskyListRecords(q *req) {
 	v := q.r.URL.Query()
-	u := bskyUserOf(q, v.Get("repo"))
+	u := blueskyUserOf(q, v.Get("repo"))
 	if u == nil {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Could not find repo: "+v.Get("repo"))
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Could not find repo: "+v.Get("repo"))
 		return
 	}
 	limit, err := strconv.Atoi(v.Get("limit"))
@@ -421,53 +421,53 @@ func bskyListRecords(q *req) {
 		limit = 50
 	}
 	if limit > 100 {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "limit must be at most 100")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "limit must be at most 100")
 		return
 	}
 	out := []map[string]any{}
 	for i := len(q.net.held) - 1; i >= 0 && len(out) < limit; i-- {
 		h := q.net.held[i]
 		if (h.Kind == KindPost || h.Kind == KindComment) && h.User == u.Login && h.DeletedAt == nil {
-			out = append(out, bskyView(h))
+			out = append(out, blueskyView(h))
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"records": out})
 }
 
-func bskyDeleteRecord(q *req) {
+func blueskyDeleteRecord(q *req) {
 	var in struct{ Repo, Collection, Rkey string }
 	if !decodeJSON(q.r, &in) || in.Rkey == "" {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must have the properties repo, collection and rkey")
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Input must have the properties repo, collection and rkey")
 		return
 	}
-	if u := bskyUserOf(q, in.Repo); u == nil || u != q.user {
-		bskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
+	if u := blueskyUserOf(q, in.Repo); u == nil || u != q.user {
+		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Input/repo must be the authenticated account")
 		return
 	}
-	if h := bskyPost(q, "at://"+q.user.ID+"/"+in.Collection+"/"+in.Rkey); h != nil {
+	if h := blueskyPost(q, "at://"+q.user.ID+"/"+in.Collection+"/"+in.Rkey); h != nil {
 		q.net.remove(h)
 	}
-	q.json(http.StatusOK, map[string]any{"commit": map[string]string{"cid": bskyCIDOf([]byte(in.Rkey + "del")), "rev": in.Rkey}})
+	q.json(http.StatusOK, map[string]any{"commit": map[string]string{"cid": blueskyCIDOf([]byte(in.Rkey + "del")), "rev": in.Rkey}})
 }
 
-func bskyGetPosts(q *req) {
+func blueskyGetPosts(q *req) {
 	out := []map[string]any{}
 	for _, uri := range q.r.URL.Query()["uris"] {
-		if h := bskyPost(q, uri); h != nil {
-			out = append(out, map[string]any{"uri": bskyURIOf(h), "cid": h.Data["cid"], "record": h.Data["record"], "indexedAt": h.At,
+		if h := blueskyPost(q, uri); h != nil {
+			out = append(out, map[string]any{"uri": blueskyURIOf(h), "cid": h.Data["cid"], "record": h.Data["record"], "indexedAt": h.At,
 				"author": map[string]any{"did": h.Data["did"], "handle": h.User + ".sandbox.bsky"}, "likeCount": 0, "repostCount": 0, "replyCount": 0, "quoteCount": 0})
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"posts": out})
 }
 
-func bskyResolveHandle(q *req) {
+func blueskyResolveHandle(q *req) {
 	h := q.r.URL.Query().Get("handle")
 	for _, u := range q.net.users {
-		if bskyHandle(u) == h {
+		if blueskyHandle(u) == h {
 			q.json(http.StatusOK, map[string]any{"did": u.ID})
 			return
 		}
 	}
-	bskyError(q, http.StatusBadRequest, "InvalidRequest", "Unable to resolve handle")
+	blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Unable to resolve handle")
 }

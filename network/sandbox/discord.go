@@ -58,7 +58,7 @@ func discordDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /api/v10/users/@me": dcMe,
+			"GET /api/v10/users/@me": discordMe,
 		},
 	}
 	d.approved = func(u *User, back url.Values) {
@@ -66,19 +66,19 @@ func discordDialect() *dialect {
 		back.Set("permissions", "0")
 	}
 	d.patterns = map[string]func(q *req){
-		"GET /api/v10/guilds/{id}":          dcGuildBot(dcGuild),
-		"GET /api/v10/guilds/{id}/channels": dcGuildBot(dcGuildChannels),
+		"GET /api/v10/guilds/{id}":          discordGuildBot(discordGuildInfo),
+		"GET /api/v10/guilds/{id}/channels": discordGuildBot(discordGuildChannels),
 	}
 	discordPublish(d)
 	return d
 }
 
-func dcMe(q *req) {
+func discordMe(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "global_name": u.Name, "avatar": nil, "discriminator": "0"})
 }
 
-func dcGuildBot(h func(q *req, u *User)) func(q *req) {
+func discordGuildBot(h func(q *req, u *User)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("Authorization") != "Bot "+BotToken {
 			q.fail(apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
@@ -95,11 +95,11 @@ func dcGuildBot(h func(q *req, u *User)) func(q *req) {
 	}
 }
 
-func dcGuild(q *req, u *User) {
+func discordGuildInfo(q *req, u *User) {
 	q.json(http.StatusOK, map[string]any{"id": discordGuild(u), "name": u.Name + "'s server", "icon": nil, "owner_id": u.ID})
 }
 
-func dcGuildChannels(q *req, u *User) {
+func discordGuildChannels(q *req, u *User) {
 	out := []map[string]any{}
 	for i, c := range u.Channels {
 		var typ int

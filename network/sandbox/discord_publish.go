@@ -15,13 +15,13 @@ import (
 // MiB, text channels only, an existing referenced message; enforce_nonce answers the earlier
 // message of the same nonce instead of creating a second one.
 func discordPublish(d *dialect) {
-	d.patterns["POST /api/v10/channels/{id}/messages"] = dcBot(dcCreateMessage)
-	d.patterns["GET /api/v10/channels/{id}/messages/{mid}"] = dcBot(dcGetMessage)
-	d.patterns["GET /api/v10/channels/{id}/messages"] = dcBot(dcListMessages)
-	d.patterns["DELETE /api/v10/channels/{id}/messages/{mid}"] = dcBot(dcDeleteMessage)
+	d.patterns["POST /api/v10/channels/{id}/messages"] = discordBot(discordCreateMessage)
+	d.patterns["GET /api/v10/channels/{id}/messages/{mid}"] = discordBot(discordGetMessage)
+	d.patterns["GET /api/v10/channels/{id}/messages"] = discordBot(discordListMessages)
+	d.patterns["DELETE /api/v10/channels/{id}/messages/{mid}"] = discordBot(discordDeleteMessage)
 }
 
-func dcBot(h func(q *req, u *User, ch Channel, rest []string)) func(q *req) {
+func discordBot(h func(q *req, u *User, ch Channel, rest []string)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("Authorization") != "Bot "+BotToken {
 			q.fail(apiError{Status: http.StatusUnauthorized, Code: "0", Message: "401: Unauthorized"})
@@ -40,9 +40,9 @@ func dcBot(h func(q *req, u *User, ch Channel, rest []string)) func(q *req) {
 	}
 }
 
-var dcUnknownMessage = apiError{Status: http.StatusNotFound, Code: "10008", Message: "Unknown Message"}
+var discordUnknownMessage = apiError{Status: http.StatusNotFound, Code: "10008", Message: "Unknown Message"}
 
-func dcCreateMessage(q *req, u *User, ch Channel, _ []string) {
+func discordCreateMessage(q *req, u *User, ch Channel, _ []string) {
 	var in struct {
 		Content          string `json:"content"`
 		Nonce            any    `json:"nonce"`
@@ -126,16 +126,16 @@ func dcCreateMessage(q *req, u *User, ch Channel, _ []string) {
 	q.json(http.StatusOK, discordMessage(u, h))
 }
 
-func dcGetMessage(q *req, u *User, ch Channel, rest []string) {
+func discordGetMessage(q *req, u *User, ch Channel, rest []string) {
 	h := q.net.live(rest[1], KindPost, KindComment)
 	if h == nil || h.Channel != ch.ID {
-		q.fail(dcUnknownMessage)
+		q.fail(discordUnknownMessage)
 		return
 	}
 	q.json(http.StatusOK, discordMessage(u, h))
 }
 
-func dcListMessages(q *req, u *User, ch Channel, _ []string) {
+func discordListMessages(q *req, u *User, ch Channel, _ []string) {
 	limit, err := strconv.Atoi(q.r.URL.Query().Get("limit"))
 	if err != nil || limit <= 0 {
 		limit = 50
@@ -154,10 +154,10 @@ func dcListMessages(q *req, u *User, ch Channel, _ []string) {
 	q.json(http.StatusOK, out)
 }
 
-func dcDeleteMessage(q *req, u *User, ch Channel, rest []string) {
+func discordDeleteMessage(q *req, u *User, ch Channel, rest []string) {
 	h := q.net.live(rest[1], KindPost, KindComment)
 	if h == nil || h.Channel != ch.ID {
-		q.fail(dcUnknownMessage)
+		q.fail(discordUnknownMessage)
 		return
 	}
 	q.net.remove(h)

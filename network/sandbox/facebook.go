@@ -58,20 +58,20 @@ func facebookDialect() *dialect {
 		return true
 	}
 	d.routes = map[string]func(q *req){
-		"GET /" + GraphVersion + "/me":          fbMe,
-		"GET /" + GraphVersion + "/me/accounts": fbAccounts,
+		"GET /" + GraphVersion + "/me":          facebookMe,
+		"GET /" + GraphVersion + "/me/accounts": facebookAccounts,
 	}
 	facebookPublish(d)
 	return d
 }
 
-func fbMe(q *req) {
+func facebookMe(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email,
 		"picture": map[string]any{"data": map[string]any{"url": u.Avatar}}})
 }
 
-func fbAccounts(q *req) {
+func facebookAccounts(q *req) {
 	data := []map[string]any{}
 	for _, c := range q.user.Channels {
 		data = append(data, map[string]any{"id": c.ID, "name": c.Name, "username": c.Username, "access_token": c.Token,

@@ -21,19 +21,19 @@ func googleBusinessDialect() *dialect {
 	}
 	d.routes = map[string]func(q *req){
 		"GET /oauth2/v3/userinfo":         d.routes["GET /oauth2/v3/userinfo"],
-		"GET /v1/accounts":                gbpAccounts,
-		"GET /v1/accounts/{id}/locations": gbpLocations,
+		"GET /v1/accounts":                googleBusinessAccounts,
+		"GET /v1/accounts/{id}/locations": googleBusinessLocations,
 	}
 	googleBusinessPublish(d)
 	return d
 }
 
-func gbpAccounts(q *req) {
+func googleBusinessAccounts(q *req) {
 	q.json(http.StatusOK, map[string]any{"accounts": []map[string]any{{"name": "accounts/" + q.user.ID, "accountName": q.user.Name,
 		"type": "PERSONAL", "verificationState": "VERIFIED"}}})
 }
 
-func gbpLocations(q *req) {
+func googleBusinessLocations(q *req) {
 	if strings.TrimPrefix(strings.TrimSuffix(q.path, "/locations"), "/v1/accounts/") != q.user.ID {
 		googleError(q, apiError{Status: http.StatusForbidden, Message: "The caller does not have permission"})
 		return

@@ -50,15 +50,15 @@ func linkedinDialect() *dialect {
 		},
 	}
 	d.routes = map[string]func(q *req){
-		"GET /v2/userinfo":             liUserinfo,
-		"GET /rest/organizationAcls":   liVersioned(liOrganizationAcls),
-		"GET /rest/organizations/{id}": liVersioned(liOrganization),
+		"GET /v2/userinfo":             linkedinUserinfo,
+		"GET /rest/organizationAcls":   linkedinVersioned(linkedinOrganizationAcls),
+		"GET /rest/organizations/{id}": linkedinVersioned(linkedinOrganization),
 	}
 	linkedinPublish(d)
 	return d
 }
 
-func liVersioned(h func(q *req)) func(q *req) {
+func linkedinVersioned(h func(q *req)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("LinkedIn-Version") == "" {
 			q.fail(apiError{Status: http.StatusBadRequest, Code: "VERSION_MISSING", Message: "A version must be present. Please specify a version by adding the LinkedIn-Version header."})
@@ -68,13 +68,13 @@ func liVersioned(h func(q *req)) func(q *req) {
 	}
 }
 
-func liUserinfo(q *req) {
+func linkedinUserinfo(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"sub": u.ID, "email_verified": true, "name": u.Name, "given_name": "Sandbox",
 		"family_name": u.Login, "picture": u.Avatar, "email": u.Email, "locale": map[string]string{"country": "US", "language": "en"}})
 }
 
-func liOrganizationAcls(q *req) {
+func linkedinOrganizationAcls(q *req) {
 	els := []map[string]any{}
 	for _, c := range q.user.Channels {
 		els = append(els, map[string]any{"roleAssignee": "urn:li:person:" + q.user.ID, "state": "APPROVED", "role": "ADMINISTRATOR",
@@ -83,7 +83,7 @@ func liOrganizationAcls(q *req) {
 	q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": 100, "links": []any{}}, "elements": els})
 }
 
-func liOrganization(q *req) {
+func linkedinOrganization(q *req) {
 	id := strings.TrimPrefix(q.path, "/rest/organizations/")
 	for _, c := range q.user.Channels {
 		if c.ID == id {

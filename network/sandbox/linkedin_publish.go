@@ -19,29 +19,29 @@ import (
 // GET /rest/posts/{urn}, GET /rest/posts?q=author (newest first), DELETE /rest/posts/{urn} (204),
 // POST /rest/socialActions/{urn}/comments.
 func linkedinPublish(d *dialect) {
-	d.routes["POST /rest/images"] = liVersioned(liInitialize("image"))
-	d.routes["POST /rest/videos"] = liVersioned(liInitialize("video"))
-	d.routes["POST /rest/documents"] = liVersioned(liInitialize("document"))
+	d.routes["POST /rest/images"] = linkedinVersioned(linkedinInitialize("image"))
+	d.routes["POST /rest/videos"] = linkedinVersioned(linkedinInitialize("video"))
+	d.routes["POST /rest/documents"] = linkedinVersioned(linkedinInitialize("document"))
 	if d.patterns == nil {
 		d.patterns = map[string]func(q *req){}
 	}
-	d.patterns["PUT /dms-uploads/{id}"] = liUpload
-	d.patterns["PUT /dms-uploads/{id}/part/{n}"] = liUpload
-	d.routes["GET /rest/videos/{urn}"] = liVersioned(liStatus)
-	d.routes["GET /rest/documents/{urn}"] = liVersioned(liStatus)
-	d.routes["GET /rest/images/{urn}"] = liVersioned(liStatus)
-	d.routes["POST /rest/posts"] = liVersioned(liCreatePost)
-	d.routes["GET /rest/posts/{urn}"] = liVersioned(liGetPost)
-	d.routes["GET /rest/posts"] = liVersioned(liFindPosts)
-	d.routes["DELETE /rest/posts/{urn}"] = liVersioned(liDeletePost)
-	d.routes["POST /rest/socialActions/{urn}/comments"] = liVersioned(liComment)
+	d.patterns["PUT /dms-uploads/{id}"] = linkedinUpload
+	d.patterns["PUT /dms-uploads/{id}/part/{n}"] = linkedinUpload
+	d.routes["GET /rest/videos/{urn}"] = linkedinVersioned(linkedinStatus)
+	d.routes["GET /rest/documents/{urn}"] = linkedinVersioned(linkedinStatus)
+	d.routes["GET /rest/images/{urn}"] = linkedinVersioned(linkedinStatus)
+	d.routes["POST /rest/posts"] = linkedinVersioned(linkedinCreatePost)
+	d.routes["GET /rest/posts/{urn}"] = linkedinVersioned(linkedinGetPost)
+	d.routes["GET /rest/posts"] = linkedinVersioned(linkedinFindPosts)
+	d.routes["DELETE /rest/posts/{urn}"] = linkedinVersioned(linkedinDeletePost)
+	d.routes["POST /rest/socialActions/{urn}/comments"] = linkedinVersioned(linkedinComment)
 }
 
-func liError(q *req, status int, code, msg string) {
+func linkedinError(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
-func liOwns(q *req, urn string) bool {
+func linkedinOwns(q *req, urn string) bool {
 	if urn == "urn:li:person:"+q.user.ID {
 		return true
 	}
@@ -53,17 +53,17 @@ func liOwns(q *req, urn string) bool {
 	return false
 }
 
-func liLastSegment(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
+func linkedinLastSegment(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
 
-var liPartSize = 4 << 20
+var linkedinPartSize = 4 << 20
 
-func liNewAsset(q *req, kind, owner string, size int) *Held {
+func linkedinNewAsset(q *req, kind, owner string, size int) *Held {
 	id := "D" + strings.ToUpper(randID("")[:15])
 	return q.net.keep(Held{Kind: KindMedia, ID: "urn:li:" + kind + ":" + id, User: q.user.Login, Channel: owner,
 		Data: map[string]any{"kind": kind, "status": "WAITING_UPLOAD", "size": size, "parts": map[string]int{}, "token": randID("")[:16], "key": id}})
 }
 
-func liAsset(q *req, urn string) *Held {
+func linkedinAsset(q *req, urn string) *Held {
 	h := q.net.find(KindMedia, urn)
 	if h == nil || h.User != q.user.Login {
 		return nil
@@ -71,7 +71,7 @@ func liAsset(q *req, urn string) *Held {
 	return h
 }
 
-func liInitialize(kind string) func(q *req) {
+func linkedinInitialize(kind string) func(q *req) {
 	return func(q *req) {
 		action := q.r.URL.Query().Get("action")
 		var in struct {
@@ -87,24 +87,24 @@ func liInitialize(kind string) func(q *req) {
 			} `json:"finalizeUploadRequest"`
 		}
 		if !decodeJSON(q.r, &in) {
-			liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+			linkedinError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 			return
 		}
 		if action == "finalizeUpload" && kind == "video" && in.Finalize != nil {
-			h := liAsset(q, in.Finalize.Video)
+			h := linkedinAsset(q, in.Finalize.Video)
 			if h == nil {
-				liError(q, http.StatusNotFound, "", "Video "+in.Finalize.Video+" not found")
+				linkedinError(q, http.StatusNotFound, "", "Video "+in.Finalize.Video+" not found")
 				return
 			}
 			parts := h.Data["parts"].(map[string]int)
-			want := (h.Data["size"].(int) + liPartSize - 1) / liPartSize
+			want := (h.Data["size"].(int) + linkedinPartSize - 1) / linkedinPartSize
 			if in.Finalize.UploadToken != h.Data["token"] || len(in.Finalize.UploadedPartIDs) != want {
-				liError(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
+				linkedinError(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
 				return
 			}
 			for _, etag := range in.Finalize.UploadedPartIDs {
 				if _, ok := parts[etag]; !ok {
-					liError(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
+					linkedinError(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
 					return
 				}
 			}
@@ -113,24 +113,24 @@ func liInitialize(kind string) func(q *req) {
 			return
 		}
 		if action != "initializeUpload" || in.Init == nil || in.Init.Owner == "" {
-			liError(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
+			linkedinError(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
 			return
 		}
-		if !liOwns(q, in.Init.Owner) {
-			liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
+		if !linkedinOwns(q, in.Init.Owner) {
+			linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
 			return
 		}
 		if kind == "video" && (in.Init.FileSizeBytes <= 0 || in.Init.FileSizeBytes > 500<<20) {
-			liError(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
+			linkedinError(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
 			return
 		}
-		h := liNewAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
+		h := linkedinNewAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
 		base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
 		value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
 		if kind == "video" {
 			var ins []map[string]any
-			for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+liPartSize, i+1 {
-				lastByte := min(first+liPartSize, in.Init.FileSizeBytes) - 1
+			for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+linkedinPartSize, i+1 {
+				lastByte := min(first+linkedinPartSize, in.Init.FileSizeBytes) - 1
 				ins = append(ins, map[string]any{"uploadUrl": base + "/part/" + strconv.Itoa(i), "firstByte": first, "lastByte": lastByte})
 			}
 			value["uploadInstructions"], value["uploadToken"] = ins, h.Data["token"]
@@ -141,7 +141,7 @@ func liInitialize(kind string) func(q *req) {
 	}
 }
 
-func liByKey(q *req, key string) *Held {
+func linkedinByKey(q *req, key string) *Held {
 	for _, h := range q.net.held {
 		if h.Kind == KindMedia && h.Data["key"] == key {
 			return h
@@ -150,20 +150,20 @@ func liByKey(q *req, key string) *Held {
 	return nil
 }
 
-func liUpload(q *req) {
+func linkedinUpload(q *req) {
 	parts := strings.Split(strings.TrimPrefix(q.path, "/dms-uploads/"), "/")
-	h := liByKey(q, parts[0])
+	h := linkedinByKey(q, parts[0])
 	if !strings.HasPrefix(q.r.Header.Get("Authorization"), "Bearer ") {
-		liError(q, http.StatusUnauthorized, "65600", "Invalid access token")
+		linkedinError(q, http.StatusUnauthorized, "65600", "Invalid access token")
 		return
 	}
 	if h == nil {
-		liError(q, http.StatusNotFound, "", "Upload not found")
+		linkedinError(q, http.StatusNotFound, "", "Upload not found")
 		return
 	}
 	b, _ := io.ReadAll(io.LimitReader(q.r.Body, 600<<20))
 	if len(b) == 0 {
-		liError(q, http.StatusBadRequest, "", "Empty upload")
+		linkedinError(q, http.StatusBadRequest, "", "Empty upload")
 		return
 	}
 	if len(parts) == 3 {
@@ -175,7 +175,7 @@ func liUpload(q *req) {
 		}
 	} else {
 		if h.Data["kind"] == "image" && len(b) > 36152320 {
-			liError(q, http.StatusBadRequest, "", "Image too large")
+			linkedinError(q, http.StatusBadRequest, "", "Image too large")
 			return
 		}
 		h.Data["sniffed"], h.Data["size"] = sniffMedia(b), len(b)
@@ -187,10 +187,10 @@ func liUpload(q *req) {
 	q.w.WriteHeader(http.StatusCreated)
 }
 
-func liStatus(q *req) {
-	h := liAsset(q, liLastSegment(q))
+func linkedinStatus(q *req) {
+	h := linkedinAsset(q, linkedinLastSegment(q))
 	if h == nil {
-		liError(q, http.StatusNotFound, "", "Not Found")
+		linkedinError(q, http.StatusNotFound, "", "Not Found")
 		return
 	}
 	out := map[string]any{"id": h.ID, "owner": h.Channel, "status": h.Data["status"]}
@@ -200,7 +200,7 @@ func liStatus(q *req) {
 	q.json(http.StatusOK, out)
 }
 
-func liPostJSON(h *Held) map[string]any {
+func linkedinPostJSON(h *Held) map[string]any {
 	out := map[string]any{"id": h.ID, "author": h.Channel, "commentary": h.Text, "visibility": h.Data["visibility"],
 		"lifecycleState": "PUBLISHED", "createdAt": h.At.UnixMilli(), "publishedAt": h.At.UnixMilli(), "lastModifiedAt": h.At.UnixMilli(),
 		"distribution": map[string]any{"feedDistribution": h.Data["feed"]}, "isReshareDisabledByAuthor": h.Data["noReshare"]}
@@ -210,7 +210,7 @@ func liPostJSON(h *Held) map[string]any {
 	return out
 }
 
-func liCreatePost(q *req) {
+func linkedinCreatePost(q *req) {
 	var in struct {
 		Author       string `json:"author"`
 		Commentary   string `json:"commentary"`
@@ -237,13 +237,13 @@ func liCreatePost(q *req) {
 	}
 	var raw json.RawMessage
 	if !decodeJSON(q.r, &raw) || json.Unmarshal(raw, &in) != nil {
-		liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+		linkedinError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 		return
 	}
-	field := func(msg string) { liError(q, http.StatusUnprocessableEntity, "", msg) }
+	field := func(msg string) { linkedinError(q, http.StatusUnprocessableEntity, "", msg) }
 	switch {
-	case !liOwns(q, in.Author):
-		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101")
+	case !linkedinOwns(q, in.Author):
+		linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.CREATE.20260101")
 		return
 	case utf8.RuneCountInString(in.Commentary) > 3000:
 		field("/commentary :: length of 3001 exceeds the maximum allowed of 3000") // (U) wording
@@ -260,7 +260,7 @@ func liCreatePost(q *req) {
 	}
 	var media []string
 	available := func(urn string) bool {
-		h := liAsset(q, urn)
+		h := linkedinAsset(q, urn)
 		if h == nil || h.Data["status"] != "AVAILABLE" {
 			field("/content/media/id :: " + urn + " is not an available asset of the author") // (U) wording
 			return false
@@ -315,19 +315,19 @@ func liCreatePost(q *req) {
 	q.w.WriteHeader(http.StatusCreated)
 }
 
-func liGetPost(q *req) {
-	h := q.net.live(liLastSegment(q), KindPost)
+func linkedinGetPost(q *req) {
+	h := q.net.live(linkedinLastSegment(q), KindPost)
 	if h == nil {
-		liError(q, http.StatusNotFound, "", "Not Found")
+		linkedinError(q, http.StatusNotFound, "", "Not Found")
 		return
 	}
-	q.json(http.StatusOK, liPostJSON(h))
+	q.json(http.StatusOK, linkedinPostJSON(h))
 }
 
-func liFindPosts(q *req) {
+func linkedinFindPosts(q *req) {
 	v := q.r.URL.Query()
-	if v.Get("q") != "author" || !liOwns(q, v.Get("author")) {
-		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author.20260101")
+	if v.Get("q") != "author" || !linkedinOwns(q, v.Get("author")) {
+		linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.FINDER-author.20260101")
 		return
 	}
 	count, err := strconv.Atoi(v.Get("count"))
@@ -337,26 +337,26 @@ func liFindPosts(q *req) {
 	els := []map[string]any{}
 	posts := q.net.heldIn(KindPost, v.Get("author"))
 	for i := len(posts) - 1; i >= 0 && len(els) < count; i-- {
-		els = append(els, liPostJSON(posts[i]))
+		els = append(els, linkedinPostJSON(posts[i]))
 	}
 	q.json(http.StatusOK, map[string]any{"paging": map[string]any{"start": 0, "count": count, "links": []any{}}, "elements": els})
 }
 
-func liDeletePost(q *req) {
-	h := q.net.live(liLastSegment(q), KindPost)
+func linkedinDeletePost(q *req) {
+	h := q.net.live(linkedinLastSegment(q), KindPost)
 	if h == nil {
-		liError(q, http.StatusNotFound, "", "Not Found")
+		linkedinError(q, http.StatusNotFound, "", "Not Found")
 		return
 	}
-	if !liOwns(q, h.Channel) {
-		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.DELETE.20260101")
+	if !linkedinOwns(q, h.Channel) {
+		linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiPostsExternal.DELETE.20260101")
 		return
 	}
 	q.net.remove(h)
 	q.w.WriteHeader(http.StatusNoContent)
 }
 
-func liComment(q *req) {
+func linkedinComment(q *req) {
 	target := strings.Split(q.path, "/")[3]
 	var in struct {
 		Actor   string `json:"actor"`
@@ -366,22 +366,22 @@ func liComment(q *req) {
 		} `json:"message"`
 	}
 	if !decodeJSON(q.r, &in) {
-		liError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+		linkedinError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
 		return
 	}
 	post := q.net.live(target, KindPost)
 	switch {
 	case post == nil:
-		liError(q, http.StatusNotFound, "", "Not Found")
+		linkedinError(q, http.StatusNotFound, "", "Not Found")
 		return
-	case !liOwns(q, in.Actor):
-		liError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiSocialActions.CREATE.20260101")
+	case !linkedinOwns(q, in.Actor):
+		linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: partnerApiSocialActions.CREATE.20260101")
 		return
 	case in.Object != target || strings.TrimSpace(in.Message.Text) == "":
-		liError(q, http.StatusUnprocessableEntity, "", "/object must be the post and /message/text is required")
+		linkedinError(q, http.StatusUnprocessableEntity, "", "/object must be the post and /message/text is required")
 		return
 	case utf8.RuneCountInString(in.Message.Text) > 1250:
-		liError(q, http.StatusUnprocessableEntity, "", "/message/text :: length exceeds the maximum allowed of 1250") // (U)
+		linkedinError(q, http.StatusUnprocessableEntity, "", "/message/text :: length exceeds the maximum allowed of 1250") // (U)
 		return
 	}
 	id := strconv.FormatInt(7100000000000000000+int64(len(q.net.held)), 10)

@@ -7,9 +7,12 @@ import (
 	"regexp"
 	"time"
 	"unicode/utf8"
-
-	"github.com/crier/crier/app"
 )
+
+// Registered videos are held media (Data type "pinterest-video").
+const pinterestMediaKind = KindMedia
+
+var pinterestNumeric = regexp.MustCompile(`^[0-9]+$`)
 
 // Pinterest pins (API v5): POST /v5/pins with every media_source type (image_url and
 // multiple_image_urls recorded by URL and never fetched; image_base64 decoded; video_id of a
@@ -17,21 +20,6 @@ import (
 // POST /v5/media → S3-style form upload to upload_url (POST /sandbox/pinterest/media-upload) →
 // GET /v5/media/{id} (registered → processing → succeeded on the second read). Validation and
 // messages follow the spec's Pinterest error table. 429s carry X-RateLimit-* headers.
-//
-// Registered from here (init) so the shared reddit_pinterest.go stays untouched.
-func init() {
-	for _, d := range dialects() {
-		if d.network == app.Pinterest {
-			pinterestPublish(d)
-		}
-	}
-}
-
-// Registered videos are held media (Data type "pinterest-video").
-const pinterestMediaKind = KindMedia
-
-var pinterestNumeric = regexp.MustCompile(`^[0-9]+$`)
-
 func pinterestPublish(d *dialect) {
 	plain := d.writeError
 	d.writeError = func(q *req, e apiError) {

@@ -19,26 +19,25 @@ import (
 // (from the listing's next read on). GET /api/info?id= (deleted posts stay, with
 // author "[deleted]"), POST /api/del, POST /api/comment. Validation errors are 200 with
 // json.errors [[CODE, message, field]].
-func redditPublish(d *dialect) *dialect {
-	d.routes["POST /api/media/asset.json"] = rdMediaAsset
+func redditPublish(d *dialect) {
+	d.routes["POST /api/media/asset.json"] = redditMediaAsset
 	if d.unauthenticated == nil {
 		d.unauthenticated = map[string]func(q *req){}
 	}
-	d.unauthenticated["POST /media-upload"] = rdMediaUpload
-	d.routes["POST /api/submit"] = rdSubmit
-	d.routes["POST /api/submit_gallery_post.json"] = rdSubmitGallery
-	d.routes["GET /api/info"] = rdInfo
-	d.routes["GET /user/{name}/submitted"] = rdUserSubmitted
-	d.routes["POST /api/del"] = rdDelete
-	d.routes["POST /api/comment"] = rdComment
-	return d
+	d.unauthenticated["POST /media-upload"] = redditMediaUpload
+	d.routes["POST /api/submit"] = redditSubmit
+	d.routes["POST /api/submit_gallery_post.json"] = redditSubmitGallery
+	d.routes["GET /api/info"] = redditInfo
+	d.routes["GET /user/{name}/submitted"] = redditUserSubmitted
+	d.routes["POST /api/del"] = redditDelete
+	d.routes["POST /api/comment"] = redditComment
 }
 
-func rdJSONError(q *req, code, msg, field string) {
+func redditJSONError(q *req, code, msg, field string) {
 	q.json(http.StatusOK, map[string]any{"json": map[string]any{"errors": [][]string{{code, msg, field}}}})
 }
 
-func rdSubreddit(q *req, sr string) (Channel, bool) {
+func redditSubreddit(q *req, sr string) (Channel, bool) {
 	for _, c := range q.user.Channels {
 		if strings.EqualFold(c.ID, sr) {
 			return c, true
@@ -47,13 +46,13 @@ func rdSubreddit(q *req, sr string) (Channel, bool) {
 	return Channel{}, false
 }
 
-func rdNewID(q *req) string {
+func redditNewID(q *req) string {
 	return strconv.FormatUint(uint64(len(q.net.held))+36*36*36*36*36+uint64(q.net.sb.Now().UnixNano()%1000)*1000, 36)
 }
 
-var rdSlug = regexp.MustCompile(`[^a-z0-9]+`)
+var redditSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
-func rdThing(h *Held) map[string]any {
+func redditThing(h *Held) map[string]any {
 	author, title, self := h.User, h.Text, h.Data["selftext"]
 	if h.DeletedAt != nil {
 		author, self = "[deleted]", "[deleted]"
@@ -65,36 +64,36 @@ func rdThing(h *Held) map[string]any {
 		"link_flair_template_id": h.Data["flairId"], "created_utc": float64(h.At.Unix()), "score": 1, "num_comments": 0}}
 }
 
-func rdNewSubmission(q *req, sr, title, kind, text, link, poster, flair string, nsfw bool, media []string) (*Held, bool) {
-	c, found := rdSubreddit(q, sr)
+func redditNewSubmission(q *req, sr, title, kind, text, link, poster, flair string, nsfw bool, media []string) (*Held, bool) {
+	c, found := redditSubreddit(q, sr)
 	ok := false
 	switch {
 	case sr == "":
-		rdJSONError(q, "SUBREDDIT_REQUIRED", "please enter a subreddit", "sr")
+		redditJSONError(q, "SUBREDDIT_REQUIRED", "please enter a subreddit", "sr")
 	case !found:
-		rdJSONError(q, "SUBREDDIT_NOEXIST", "that subreddit doesn't exist", "sr")
+		redditJSONError(q, "SUBREDDIT_NOEXIST", "that subreddit doesn't exist", "sr")
 	case strings.TrimSpace(title) == "":
-		rdJSONError(q, "NO_TEXT", "we need something here", "title")
+		redditJSONError(q, "NO_TEXT", "we need something here", "title")
 	case utf8.RuneCountInString(title) > 300:
-		rdJSONError(q, "TOO_LONG", "this is too long (max: 300)", "title")
+		redditJSONError(q, "TOO_LONG", "this is too long (max: 300)", "title")
 	case kind == "self" && utf8.RuneCountInString(text) > 40000:
-		rdJSONError(q, "TOO_LONG", "this is too long (max: 40000)", "text")
+		redditJSONError(q, "TOO_LONG", "this is too long (max: 40000)", "text")
 	case kind == "link" && link == "":
-		rdJSONError(q, "NO_URL", "a url is required", "url")
+		redditJSONError(q, "NO_URL", "a url is required", "url")
 	case kind == "video" && c.ID == "golang":
-		rdJSONError(q, "NO_VIDEOS", "This community doesn't allow videos", "sr") // (U) code
+		redditJSONError(q, "NO_VIDEOS", "This community doesn't allow videos", "sr") // (U) code
 	case kind == "video" && poster == "":
-		rdJSONError(q, "NO_VIDEO_POSTER", "a video_poster_url is required for video posts", "video_poster_url") // (U) code
+		redditJSONError(q, "NO_VIDEO_POSTER", "a video_poster_url is required for video posts", "video_poster_url") // (U) code
 	case c.ID == "selfhosted" && flair == "":
-		rdJSONError(q, "SUBMIT_VALIDATION_FLAIR_REQUIRED", "Your post must contain post flair.", "flair")
+		redditJSONError(q, "SUBMIT_VALIDATION_FLAIR_REQUIRED", "Your post must contain post flair.", "flair")
 	default:
 		ok = true
 	}
 	if !ok {
 		return nil, false
 	}
-	id := rdNewID(q)
-	s := strings.Trim(rdSlug.ReplaceAllString(strings.ToLower(title), "_"), "_")
+	id := redditNewID(q)
+	s := strings.Trim(redditSlug.ReplaceAllString(strings.ToLower(title), "_"), "_")
 	if len(s) > 50 {
 		s = s[:50]
 	}
@@ -103,8 +102,8 @@ func rdNewSubmission(q *req, sr, title, kind, text, link, poster, flair string, 
 		Data: map[string]any{"kind": kind, "selftext": text, "url": link, "nsfw": nsfw, "flairId": flair, "poster": poster, "processing": kind == "video"}}), true
 }
 
-// rdAsset finds the uploaded media a URL or asset id names (this user's, bytes received).
-func rdAsset(q *req, ref string) *Held {
+// redditAsset finds the uploaded media a URL or asset id names (this user's, bytes received).
+func redditAsset(q *req, ref string) *Held {
 	for _, h := range q.net.held {
 		if h.Kind == KindMedia && h.User == q.user.Login && (h.ID == ref || h.URL == ref) && h.Data["uploaded"] == true {
 			return h
@@ -113,17 +112,17 @@ func rdAsset(q *req, ref string) *Held {
 	return nil
 }
 
-func rdMediaAsset(q *req) {
+func redditMediaAsset(q *req) {
 	a := methodArgs(q.r)
 	mt := a["mimetype"]
 	switch mt {
 	case "image/png", "image/jpeg", "image/gif", "video/mp4", "video/quicktime":
 	default:
-		rdJSONError(q, "INVALID_MIMETYPE", "mimetype "+mt+" is not allowed", "mimetype") // (U) code
+		redditJSONError(q, "INVALID_MIMETYPE", "mimetype "+mt+" is not allowed", "mimetype") // (U) code
 		return
 	}
 	if a["filepath"] == "" {
-		rdJSONError(q, "NO_TEXT", "we need something here", "filepath")
+		redditJSONError(q, "NO_TEXT", "we need something here", "filepath")
 		return
 	}
 	id := randID("")[:12]
@@ -141,7 +140,7 @@ func rdMediaAsset(q *req) {
 			"websocket_url": "wss://ws-sandbox.redditmedia.invalid/rte_images/" + id}})
 }
 
-func rdMediaUpload(q *req) {
+func redditMediaUpload(q *req) {
 	fields, files, ok := readMultipart(q.r)
 	xmlErr := func(code, msg string) {
 		q.w.Header().Set("Content-Type", "application/xml")
@@ -179,7 +178,7 @@ func rdMediaUpload(q *req) {
 		strings.TrimSuffix(h.URL, h.Data["key"].(string))+strings.ReplaceAll(h.Data["key"].(string), "/", "%2F"), h.Data["key"], h.ID)
 }
 
-func rdSubmit(q *req) {
+func redditSubmit(q *req) {
 	a := methodArgs(q.r)
 	if a["api_type"] != "json" {
 		q.json(http.StatusOK, map[string]any{"jquery": []any{}, "success": false})
@@ -190,21 +189,21 @@ func rdSubmit(q *req) {
 	switch kind {
 	case "self", "link":
 	case "image", "video", "videogif":
-		m := rdAsset(q, a["url"])
+		m := redditAsset(q, a["url"])
 		if m == nil {
-			rdJSONError(q, "BAD_URL", "you should check that url", "url")
+			redditJSONError(q, "BAD_URL", "you should check that url", "url")
 			return
 		}
 		media = append(media, m.URL)
-		if kind == "video" && a["video_poster_url"] != "" && rdAsset(q, a["video_poster_url"]) == nil {
-			rdJSONError(q, "BAD_URL", "you should check that url", "video_poster_url")
+		if kind == "video" && a["video_poster_url"] != "" && redditAsset(q, a["video_poster_url"]) == nil {
+			redditJSONError(q, "BAD_URL", "you should check that url", "video_poster_url")
 			return
 		}
 	default:
-		rdJSONError(q, "INVALID_OPTION", "that option is not valid", "kind")
+		redditJSONError(q, "INVALID_OPTION", "that option is not valid", "kind")
 		return
 	}
-	h, ok := rdNewSubmission(q, a["sr"], a["title"], kind, a["text"], a["url"], a["video_poster_url"], a["flair_id"], a["nsfw"] == "true", media)
+	h, ok := redditNewSubmission(q, a["sr"], a["title"], kind, a["text"], a["url"], a["video_poster_url"], a["flair_id"], a["nsfw"] == "true", media)
 	if !ok {
 		return
 	}
@@ -217,7 +216,7 @@ func rdSubmit(q *req) {
 		"user_submitted_page": "https://www.reddit.com/user/" + q.user.Login + "/submitted/", "websocket_url": "wss://ws-sandbox.redditmedia.invalid/" + h.ID}}})
 }
 
-func rdSubmitGallery(q *req) {
+func redditSubmitGallery(q *req) {
 	var in struct {
 		SR      string `json:"sr"`
 		Title   string `json:"title"`
@@ -234,36 +233,36 @@ func rdSubmitGallery(q *req) {
 		return
 	}
 	if len(in.Items) < 2 || len(in.Items) > 20 {
-		rdJSONError(q, "INVALID_OPTION", "a gallery has 2 to 20 items", "items") // (U) code
+		redditJSONError(q, "INVALID_OPTION", "a gallery has 2 to 20 items", "items") // (U) code
 		return
 	}
 	var media []string
 	for _, it := range in.Items {
-		m := rdAsset(q, it.MediaID)
+		m := redditAsset(q, it.MediaID)
 		if m == nil || !strings.HasPrefix(m.Data["mimetype"].(string), "image/") {
-			rdJSONError(q, "MEDIA_UPLOAD_FAILED", "media "+it.MediaID+" was not uploaded", "items") // (U) code
+			redditJSONError(q, "MEDIA_UPLOAD_FAILED", "media "+it.MediaID+" was not uploaded", "items") // (U) code
 			return
 		}
 		media = append(media, m.URL)
 	}
-	h, ok := rdNewSubmission(q, in.SR, in.Title, "gallery", in.Text, "", "", in.FlairID, in.NSFW, media)
+	h, ok := redditNewSubmission(q, in.SR, in.Title, "gallery", in.Text, "", "", in.FlairID, in.NSFW, media)
 	if !ok {
 		return
 	}
 	q.json(http.StatusOK, map[string]any{"json": map[string]any{"errors": []any{}, "data": map[string]any{"url": h.URL, "id": h.ID}}})
 }
 
-func rdInfo(q *req) {
+func redditInfo(q *req) {
 	children := []map[string]any{}
 	for _, id := range strings.Split(q.r.URL.Query().Get("id"), ",") {
 		if h := q.net.find(KindPost, id); h != nil {
-			children = append(children, rdThing(h))
+			children = append(children, redditThing(h))
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "before": nil, "dist": len(children), "children": children}})
 }
 
-func rdUserSubmitted(q *req) {
+func redditUserSubmitted(q *req) {
 	name := strings.Split(q.path, "/")[2]
 	limit, err := strconv.Atoi(q.r.URL.Query().Get("limit"))
 	if err != nil || limit <= 0 {
@@ -276,12 +275,12 @@ func rdUserSubmitted(q *req) {
 			posts[i].Data["processing"] = false // the video is processed by the next read
 			continue
 		}
-		children = append(children, rdThing(posts[i]))
+		children = append(children, redditThing(posts[i]))
 	}
 	q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "before": nil, "dist": len(children), "children": children}})
 }
 
-func rdDelete(q *req) {
+func redditDelete(q *req) {
 	id := methodArgs(q.r)["id"]
 	h := q.net.live(id, KindPost, KindComment)
 	if h != nil && h.User == q.user.Login {
@@ -290,21 +289,21 @@ func rdDelete(q *req) {
 	q.json(http.StatusOK, map[string]any{}) // Reddit answers {} whether or not there was something to delete
 }
 
-func rdComment(q *req) {
+func redditComment(q *req) {
 	a := methodArgs(q.r)
 	parent := q.net.live(a["thing_id"], KindPost, KindComment)
 	switch {
 	case parent == nil:
-		rdJSONError(q, "INVALID_THING_ID", "that thing doesn't exist", "parent") // (U) code
+		redditJSONError(q, "INVALID_THING_ID", "that thing doesn't exist", "parent") // (U) code
 		return
 	case strings.TrimSpace(a["text"]) == "":
-		rdJSONError(q, "NO_TEXT", "we need something here", "text")
+		redditJSONError(q, "NO_TEXT", "we need something here", "text")
 		return
 	case utf8.RuneCountInString(a["text"]) > 10000:
-		rdJSONError(q, "TOO_LONG", "this is too long (max: 10000)", "text")
+		redditJSONError(q, "TOO_LONG", "this is too long (max: 10000)", "text")
 		return
 	}
-	id := rdNewID(q)
+	id := redditNewID(q)
 	post := parent
 	if parent.Kind == KindComment {
 		post = q.net.find(KindPost, parent.Data["link"].(string))

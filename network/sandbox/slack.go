@@ -64,27 +64,27 @@ func slackDialect() *dialect {
 		},
 	}
 	d.routes = map[string]func(q *req){
-		"GET /api/team.info":          slTeamInfo,
-		"POST /api/auth.test":         slAuthTest,
-		"GET /api/conversations.list": slConversationsList,
+		"GET /api/team.info":          slackTeamInfo,
+		"POST /api/auth.test":         slackAuthTest,
+		"GET /api/conversations.list": slackConversationsList,
 	}
 	slackPublish(d)
 	return d
 }
 
-func slTeamInfo(q *req) {
+func slackTeamInfo(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"ok": true, "team": map[string]any{"id": "T" + u.ID[:8], "name": u.Name, "domain": u.Login,
 		"icon": map[string]any{"image_132": u.Avatar}}})
 }
 
-func slAuthTest(q *req) {
+func slackAuthTest(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"ok": true, "url": "https://" + u.Login + ".slack.com/", "team": u.Name, "user": "crier",
 		"team_id": "T" + u.ID[:8], "user_id": "U0BOT" + u.ID[:4], "bot_id": "B0SANDBOX"})
 }
 
-func slConversationsList(q *req) {
+func slackConversationsList(q *req) {
 	chs := []map[string]any{}
 	for _, c := range q.user.Channels {
 		chs = append(chs, map[string]any{"id": c.ID, "name": c.Name, "is_channel": true, "is_private": false, "is_member": c.Name == "general", "is_archived": false})

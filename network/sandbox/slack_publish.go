@@ -18,23 +18,23 @@ import (
 // conversations.history from its next read on, as Slack shares asynchronously) — files.info with
 // shares, files.delete. Errors are 200 {"ok":false,"error"} as the real API answers them.
 func slackPublish(d *dialect) {
-	d.routes["POST /api/chat.postMessage"] = slPostMessage
-	d.routes["GET /api/chat.getPermalink"], d.routes["POST /api/chat.getPermalink"] = slPermalink, slPermalink
-	d.routes["POST /api/chat.delete"] = slChatDelete
-	d.routes["GET /api/conversations.history"], d.routes["POST /api/conversations.history"] = slHistory, slHistory
-	d.routes["POST /api/files.getUploadURLExternal"] = slGetUploadURLExternal
+	d.routes["POST /api/chat.postMessage"] = slackPostMessage
+	d.routes["GET /api/chat.getPermalink"], d.routes["POST /api/chat.getPermalink"] = slackPermalink, slackPermalink
+	d.routes["POST /api/chat.delete"] = slackChatDelete
+	d.routes["GET /api/conversations.history"], d.routes["POST /api/conversations.history"] = slackHistory, slackHistory
+	d.routes["POST /api/files.getUploadURLExternal"] = slackGetUploadURLExternal
 	if d.patterns == nil {
 		d.patterns = map[string]func(q *req){}
 	}
-	d.patterns["POST /upload/v1/{id}"] = slUploadFile
-	d.routes["POST /api/files.completeUploadExternal"] = slCompleteUploadExternal
-	d.routes["GET /api/files.info"], d.routes["POST /api/files.info"] = slFileInfo, slFileInfo
-	d.routes["POST /api/files.delete"] = slFilesDelete
+	d.patterns["POST /upload/v1/{id}"] = slackUploadFile
+	d.routes["POST /api/files.completeUploadExternal"] = slackCompleteUploadExternal
+	d.routes["GET /api/files.info"], d.routes["POST /api/files.info"] = slackFileInfo, slackFileInfo
+	d.routes["POST /api/files.delete"] = slackFilesDelete
 }
 
-func slError(q *req, code string) { q.fail(apiError{Status: http.StatusOK, Code: code}) }
+func slackError(q *req, code string) { q.fail(apiError{Status: http.StatusOK, Code: code}) }
 
-func slChannelOf(q *req, id string) (Channel, bool) {
+func slackChannelOf(q *req, id string) (Channel, bool) {
 	for _, c := range q.user.Channels {
 		if c.ID == id {
 			return c, true
@@ -43,12 +43,12 @@ func slChannelOf(q *req, id string) (Channel, bool) {
 	return Channel{}, false
 }
 
-func slNewTS(q *req) string {
+func slackNewTS(q *req) string {
 	now := q.net.sb.Now()
 	return fmt.Sprintf("%d.%06d", now.Unix(), (now.Nanosecond()/1000+len(q.net.held))%1000000)
 }
 
-func slMessageJSON(q *req, h *Held) map[string]any {
+func slackMessageJSON(q *req, h *Held) map[string]any {
 	m := map[string]any{"type": "message", "text": h.Text, "ts": h.ID, "user": "U0BOT" + q.user.ID[:4], "bot_id": "B0SANDBOX", "app_id": "A0SANDBOX"}
 	if h.Parent != "" {
 		m["thread_ts"] = h.Parent
@@ -63,17 +63,17 @@ func slMessageJSON(q *req, h *Held) map[string]any {
 	return m
 }
 
-func slNewMessage(q *req, channel, text, thread string, files []string, data map[string]any) *Held {
+func slackNewMessage(q *req, channel, text, thread string, files []string, data map[string]any) *Held {
 	kind := KindPost
 	if thread != "" {
 		kind = KindComment
 	}
-	ts := slNewTS(q)
+	ts := slackNewTS(q)
 	return q.net.keep(Held{Kind: kind, ID: ts, User: q.user.Login, Channel: channel, Text: text, Media: files, Parent: thread,
 		URL: "https://" + q.user.Login + ".slack.com/archives/" + channel + "/p" + strings.ReplaceAll(ts, ".", ""), Data: data})
 }
 
-func slThreadOK(q *req, channel, thread string) bool {
+func slackThreadOK(q *req, channel, thread string) bool {
 	if thread == "" {
 		return true
 	}
@@ -81,65 +81,65 @@ func slThreadOK(q *req, channel, thread string) bool {
 	return h != nil && h.DeletedAt == nil && h.Channel == channel
 }
 
-func slPostMessage(q *req) {
+func slackPostMessage(q *req) {
 	a := methodArgs(q.r)
 	if a["channel"] == "" {
-		slError(q, "channel_not_found")
+		slackError(q, "channel_not_found")
 		return
 	}
-	if _, ok := slChannelOf(q, a["channel"]); !ok {
-		slError(q, "channel_not_found")
+	if _, ok := slackChannelOf(q, a["channel"]); !ok {
+		slackError(q, "channel_not_found")
 		return
 	}
 	if strings.TrimSpace(a["text"]) == "" && a["blocks"] == "" && a["attachments"] == "" {
-		slError(q, "no_text")
+		slackError(q, "no_text")
 		return
 	}
 	if utf8.RuneCountInString(a["text"]) > 40000 {
-		slError(q, "msg_too_long")
+		slackError(q, "msg_too_long")
 		return
 	}
-	if !slThreadOK(q, a["channel"], a["thread_ts"]) {
-		slError(q, "thread_not_found")
+	if !slackThreadOK(q, a["channel"], a["thread_ts"]) {
+		slackError(q, "thread_not_found")
 		return
 	}
-	h := slNewMessage(q, a["channel"], a["text"], a["thread_ts"], nil, map[string]any{"username": a["username"], "iconUrl": a["icon_url"]})
-	q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "ts": h.ID, "message": slMessageJSON(q, h)})
+	h := slackNewMessage(q, a["channel"], a["text"], a["thread_ts"], nil, map[string]any{"username": a["username"], "iconUrl": a["icon_url"]})
+	q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "ts": h.ID, "message": slackMessageJSON(q, h)})
 }
 
-func slPermalink(q *req) {
+func slackPermalink(q *req) {
 	a := methodArgs(q.r)
 	h := q.net.live(a["message_ts"], KindPost, KindComment)
-	if _, ok := slChannelOf(q, a["channel"]); !ok {
-		slError(q, "channel_not_found")
+	if _, ok := slackChannelOf(q, a["channel"]); !ok {
+		slackError(q, "channel_not_found")
 		return
 	}
 	if h == nil || h.Channel != a["channel"] {
-		slError(q, "message_not_found")
+		slackError(q, "message_not_found")
 		return
 	}
 	q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "permalink": h.URL})
 }
 
-func slChatDelete(q *req) {
+func slackChatDelete(q *req) {
 	a := methodArgs(q.r)
-	if _, ok := slChannelOf(q, a["channel"]); !ok {
-		slError(q, "channel_not_found")
+	if _, ok := slackChannelOf(q, a["channel"]); !ok {
+		slackError(q, "channel_not_found")
 		return
 	}
 	h := q.net.live(a["ts"], KindPost, KindComment)
 	if h == nil || h.Channel != a["channel"] {
-		slError(q, "message_not_found")
+		slackError(q, "message_not_found")
 		return
 	}
 	q.net.remove(h)
 	q.json(http.StatusOK, map[string]any{"ok": true, "channel": h.Channel, "ts": h.ID})
 }
 
-func slHistory(q *req) {
+func slackHistory(q *req) {
 	a := methodArgs(q.r)
-	if _, ok := slChannelOf(q, a["channel"]); !ok {
-		slError(q, "channel_not_found")
+	if _, ok := slackChannelOf(q, a["channel"]); !ok {
+		slackError(q, "channel_not_found")
 		return
 	}
 	limit, err := strconv.Atoi(a["limit"])
@@ -159,20 +159,20 @@ func slHistory(q *req) {
 			posts[i].Data["sharing"] = false // shared by the next read
 			continue
 		}
-		out = append(out, slMessageJSON(q, posts[i]))
+		out = append(out, slackMessageJSON(q, posts[i]))
 	}
 	q.json(http.StatusOK, map[string]any{"ok": true, "messages": out, "has_more": false, "pin_count": 0})
 }
 
-func slGetUploadURLExternal(q *req) {
+func slackGetUploadURLExternal(q *req) {
 	a := methodArgs(q.r)
 	n, err := strconv.Atoi(a["length"])
 	if a["filename"] == "" || err != nil || n <= 0 {
-		slError(q, "invalid_arguments")
+		slackError(q, "invalid_arguments")
 		return
 	}
 	if n > 1<<30 {
-		slError(q, "file_too_large")
+		slackError(q, "file_too_large")
 		return
 	}
 	id := "F" + strings.ToUpper(randID("")[:10])
@@ -180,7 +180,7 @@ func slGetUploadURLExternal(q *req) {
 	q.json(http.StatusOK, map[string]any{"ok": true, "upload_url": baseURL(q) + "/upload/v1/" + id, "file_id": id})
 }
 
-func slUploadFile(q *req) {
+func slackUploadFile(q *req) {
 	h := q.net.find(KindMedia, strings.TrimPrefix(q.path, "/upload/v1/"))
 	b, _ := io.ReadAll(io.LimitReader(q.r.Body, 1<<30+1))
 	if h == nil {
@@ -201,45 +201,45 @@ func slUploadFile(q *req) {
 	fmt.Fprintf(q.w, "OK - %d", len(b))
 }
 
-func slCompleteUploadExternal(q *req) {
+func slackCompleteUploadExternal(q *req) {
 	a := methodArgs(q.r)
 	var files []struct {
 		ID    string `json:"id"`
 		Title string `json:"title"`
 	}
 	if json.Unmarshal([]byte(a["files"]), &files) != nil || len(files) == 0 || len(files) > 100 {
-		slError(q, "invalid_arguments")
+		slackError(q, "invalid_arguments")
 		return
 	}
 	var ids []string
 	for _, f := range files {
 		h := q.net.find(KindMedia, f.ID)
 		if h == nil || h.User != q.user.Login {
-			slError(q, "file_not_found")
+			slackError(q, "file_not_found")
 			return
 		}
 		if h.Data["uploaded"] != true {
-			slError(q, "file_upload_not_complete") // (U) the real code for bytes never sent
+			slackError(q, "file_upload_not_complete") // (U) the real code for bytes never sent
 			return
 		}
 		if h.Data["shared"] == true {
-			slError(q, "file_already_completed") // (U)
+			slackError(q, "file_already_completed") // (U)
 			return
 		}
 		ids = append(ids, f.ID)
 	}
 	out := []map[string]any{}
 	if ch := a["channel_id"]; ch != "" {
-		if _, ok := slChannelOf(q, ch); !ok {
-			slError(q, "channel_not_found")
+		if _, ok := slackChannelOf(q, ch); !ok {
+			slackError(q, "channel_not_found")
 			return
 		}
-		if !slThreadOK(q, ch, a["thread_ts"]) {
-			slError(q, "thread_not_found")
+		if !slackThreadOK(q, ch, a["thread_ts"]) {
+			slackError(q, "thread_not_found")
 			return
 		}
 		// Slack shares asynchronously: the message shows in conversations.history from its next read on.
-		msg := slNewMessage(q, ch, a["initial_comment"], a["thread_ts"], ids, map[string]any{"sharing": true})
+		msg := slackNewMessage(q, ch, a["initial_comment"], a["thread_ts"], ids, map[string]any{"sharing": true})
 		for _, id := range ids {
 			q.net.find(KindMedia, id).Data["share"] = map[string]any{"channel": ch, "ts": msg.ID}
 		}
@@ -252,10 +252,10 @@ func slCompleteUploadExternal(q *req) {
 	q.json(http.StatusOK, map[string]any{"ok": true, "files": out})
 }
 
-func slFileInfo(q *req) {
+func slackFileInfo(q *req) {
 	h := q.net.find(KindMedia, methodArgs(q.r)["file"])
 	if h == nil || h.DeletedAt != nil || h.User != q.user.Login {
-		slError(q, "file_not_found")
+		slackError(q, "file_not_found")
 		return
 	}
 	f := map[string]any{"id": h.ID, "name": h.Text, "size": h.Data["length"], "shares": map[string]any{}}
@@ -266,10 +266,10 @@ func slFileInfo(q *req) {
 	q.json(http.StatusOK, map[string]any{"ok": true, "file": f})
 }
 
-func slFilesDelete(q *req) {
+func slackFilesDelete(q *req) {
 	h := q.net.find(KindMedia, methodArgs(q.r)["file"])
 	if h == nil || h.DeletedAt != nil || h.User != q.user.Login {
-		slError(q, "file_not_found")
+		slackError(q, "file_not_found")
 		return
 	}
 	q.net.remove(h)

@@ -30,14 +30,14 @@ func snapchatDialect() *dialect {
 		},
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "E1001", Message: "Unauthorized"},
 		routes: map[string]func(q *req){
-			"GET /v1/public_profiles/my_profile": scMyProfile,
+			"GET /v1/public_profiles/my_profile": snapchatMyProfile,
 		},
 	}
 	snapchatPublish(d)
 	return d
 }
 
-func scMyProfile(q *req) {
+func snapchatMyProfile(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"request_status": "SUCCESS", "request_id": randID("")[:16],
 		"public_profile": map[string]any{"id": "pp-" + u.ID, "display_name": u.Name, "username": u.Login, "profile_image_url": u.Avatar}})

@@ -24,23 +24,23 @@ func threadsDialect() *dialect {
 		writeError:   graphError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "190", Message: "Error validating access token: Session has expired."},
 		routes: map[string]func(q *req){
-			"GET /v1.0/me": thMe,
+			"GET /v1.0/me": threadsMe,
 		},
 	}
-	exchange := thLongLived("th_exchange_token", "access_token", true)
-	refresh := thLongLived("th_refresh_token", "access_token", false)
+	exchange := threadsLongLived("th_exchange_token", "access_token", true)
+	refresh := threadsLongLived("th_refresh_token", "access_token", false)
 	d.unauthenticated = map[string]func(q *req){"GET /access_token": exchange, "GET /refresh_access_token": refresh}
 	threadsPublish(d)
 	return d
 }
 
-func thMe(q *req) {
+func threadsMe(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "name": u.Name,
 		"threads_profile_picture_url": u.Avatar, "threads_biography": u.Bio})
 }
 
-func thLongLived(grant, param string, needSecret bool) func(q *req) {
+func threadsLongLived(grant, param string, needSecret bool) func(q *req) {
 	return func(q *req) {
 		v := q.r.URL.Query()
 		if v.Get("grant_type") != grant || (needSecret && v.Get("client_secret") != ClientSecret("threads")) {

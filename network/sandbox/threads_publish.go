@@ -19,15 +19,15 @@ import (
 // /v1.0/{user-id}/threads lists the profile's posts (newest first, since), GET
 // /v1.0/{id}/replies, DELETE /v1.0/{id}. Graph errors with codes and subcodes.
 func threadsPublish(d *dialect) {
-	d.routes["POST /v1.0/{id}/threads"] = thCreateContainer
-	d.routes["POST /v1.0/{id}/threads_publish"] = thPublish
-	d.routes["GET /v1.0/{id}"] = thGetObject
-	d.routes["GET /v1.0/{id}/threads"] = thUserThreads
-	d.routes["GET /v1.0/{id}/replies"] = thReplies
-	d.routes["DELETE /v1.0/{id}"] = thDeletePost
+	d.routes["POST /v1.0/{id}/threads"] = threadsCreateContainer
+	d.routes["POST /v1.0/{id}/threads_publish"] = threadsPublishContainer
+	d.routes["GET /v1.0/{id}"] = threadsGetObject
+	d.routes["GET /v1.0/{id}/threads"] = threadsUserThreads
+	d.routes["GET /v1.0/{id}/replies"] = threadsReplies
+	d.routes["DELETE /v1.0/{id}"] = threadsDeletePost
 }
 
-func thError(q *req, status, code, sub int, msg string) {
+func threadsError(q *req, status, code, sub int, msg string) {
 	e := map[string]any{"message": msg, "type": "OAuthException", "code": code, "fbtrace_id": randID("A")[:12]}
 	if sub != 0 {
 		e["error_subcode"] = sub
@@ -35,27 +35,27 @@ func thError(q *req, status, code, sub int, msg string) {
 	q.json(status, map[string]any{"error": e})
 }
 
-func thParam(q *req, msg string) { thError(q, http.StatusBadRequest, 100, 0, msg) }
+func threadsParam(q *req, msg string) { threadsError(q, http.StatusBadRequest, 100, 0, msg) }
 
-func thMissing(q *req, id string) {
-	thError(q, http.StatusBadRequest, 100, 33, "Unsupported get request. Object with ID '"+id+"' does not exist, cannot be loaded due to missing permissions, or does not support this operation")
+func threadsMissing(q *req, id string) {
+	threadsError(q, http.StatusBadRequest, 100, 33, "Unsupported get request. Object with ID '"+id+"' does not exist, cannot be loaded due to missing permissions, or does not support this operation")
 }
 
-func thPathID(q *req, i int) string { return strings.Split(q.path, "/")[i] }
+func threadsPathID(q *req, i int) string { return strings.Split(q.path, "/")[i] }
 
-func thNewID(q *req) string {
+func threadsNewID(q *req) string {
 	return strconv.FormatInt(17800000000000000+q.net.sb.Now().UnixMicro()%1000000000*10+int64(len(q.net.held)), 10)
 }
 
-func thOwner(q *req) bool {
-	if thPathID(q, 2) != q.user.ID && thPathID(q, 2) != "me" {
-		thMissing(q, thPathID(q, 2))
+func threadsOwner(q *req) bool {
+	if threadsPathID(q, 2) != q.user.ID && threadsPathID(q, 2) != "me" {
+		threadsMissing(q, threadsPathID(q, 2))
 		return false
 	}
 	return true
 }
 
-func thContainer(q *req, id string) *Held {
+func threadsContainer(q *req, id string) *Held {
 	h := q.net.find(KindMedia, id)
 	if h == nil || h.User != q.user.Login || h.Data["container"] != true {
 		return nil
@@ -63,13 +63,13 @@ func thContainer(q *req, id string) *Held {
 	return h
 }
 
-func thPostJSON(h *Held) map[string]any {
+func threadsPostJSON(h *Held) map[string]any {
 	return map[string]any{"id": h.ID, "text": h.Text, "permalink": h.URL, "timestamp": h.At.Format("2006-01-02T15:04:05+0000"),
 		"media_type": h.Data["mediaType"], "shortcode": h.Data["shortcode"], "is_reply": h.Parent != "", "username": h.User}
 }
 
-func thCreateContainer(q *req) {
-	if !thOwner(q) {
+func threadsCreateContainer(q *req) {
+	if !threadsOwner(q) {
 		return
 	}
 	a := methodArgs(q.r)
@@ -81,51 +81,51 @@ func thCreateContainer(q *req) {
 	}
 	switch {
 	case mt != "TEXT" && mt != "IMAGE" && mt != "VIDEO" && mt != "CAROUSEL":
-		thParam(q, "Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}")
+		threadsParam(q, "Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}")
 		return
 	case utf8.RuneCountInString(text) > 500:
-		thError(q, http.StatusBadRequest, 100, 4279009, "The text is too long. The maximum length is 500 characters.") // (U) subcode
+		threadsError(q, http.StatusBadRequest, 100, 4279009, "The text is too long. The maximum length is 500 characters.") // (U) subcode
 		return
 	case mt == "TEXT" && strings.TrimSpace(text) == "" && a["poll_attachment"] == "" && a["gif_attachment"] == "":
-		thParam(q, "Param text is required for TEXT posts")
+		threadsParam(q, "Param text is required for TEXT posts")
 		return
 	case mt == "IMAGE" && !validURL(a["image_url"]):
-		thParam(q, "Param image_url must be a valid URL")
+		threadsParam(q, "Param image_url must be a valid URL")
 		return
 	case mt == "VIDEO" && !validURL(a["video_url"]):
-		thParam(q, "Param video_url must be a valid URL")
+		threadsParam(q, "Param video_url must be a valid URL")
 		return
 	case a["link_attachment"] != "" && (mt != "TEXT" || !validURL(a["link_attachment"])):
-		thParam(q, "Param link_attachment is only for TEXT posts and must be a valid URL")
+		threadsParam(q, "Param link_attachment is only for TEXT posts and must be a valid URL")
 		return
 	case a["poll_attachment"] != "" && mt != "TEXT":
-		thParam(q, "Param poll_attachment is only for TEXT posts")
+		threadsParam(q, "Param poll_attachment is only for TEXT posts")
 		return
 	case a["is_carousel_item"] == "true" && mt != "IMAGE" && mt != "VIDEO":
-		thParam(q, "Carousel items must be IMAGE or VIDEO")
+		threadsParam(q, "Carousel items must be IMAGE or VIDEO")
 		return
 	}
 	if rc := a["reply_control"]; rc != "" {
 		switch rc {
 		case "everyone", "accounts_you_follow", "mentioned_only", "parent_post_author_only", "followers_only":
 		default:
-			thParam(q, "Param reply_control must be one of {everyone, accounts_you_follow, mentioned_only, parent_post_author_only, followers_only}")
+			threadsParam(q, "Param reply_control must be one of {everyone, accounts_you_follow, mentioned_only, parent_post_author_only, followers_only}")
 			return
 		}
 	}
 	if tag := a["topic_tag"]; tag != "" && (utf8.RuneCountInString(tag) > 50 || strings.ContainsAny(tag, ".&")) {
-		thParam(q, "Param topic_tag must be 1 to 50 characters without periods or ampersands")
+		threadsParam(q, "Param topic_tag must be 1 to 50 characters without periods or ampersands")
 		return
 	}
 	if pa := a["poll_attachment"]; pa != "" {
 		var poll map[string]string
 		if json.Unmarshal([]byte(pa), &poll) != nil || poll["option_a"] == "" || poll["option_b"] == "" {
-			thParam(q, "Param poll_attachment needs option_a and option_b")
+			threadsParam(q, "Param poll_attachment needs option_a and option_b")
 			return
 		}
 		for _, o := range poll {
 			if utf8.RuneCountInString(o) > 25 {
-				thParam(q, "Poll options are at most 25 characters")
+				threadsParam(q, "Poll options are at most 25 characters")
 				return
 			}
 		}
@@ -134,23 +134,23 @@ func thCreateContainer(q *req) {
 	if mt == "CAROUSEL" {
 		children = strings.Split(a["children"], ",")
 		if a["children"] == "" || len(children) < 2 || len(children) > 20 {
-			thParam(q, "Param children must list 2 to 20 carousel item containers")
+			threadsParam(q, "Param children must list 2 to 20 carousel item containers")
 			return
 		}
 		for _, c := range children {
-			h := thContainer(q, c)
+			h := threadsContainer(q, c)
 			if h == nil || h.Data["carouselItem"] != true {
-				thParam(q, "Param children: "+c+" is not a carousel item container of this user")
+				threadsParam(q, "Param children: "+c+" is not a carousel item container of this user")
 				return
 			}
 			if h.Data["status"] != "FINISHED" {
-				thError(q, http.StatusBadRequest, 9007, 2207027, "Media ID is not available") // (U) codes, from Instagram's
+				threadsError(q, http.StatusBadRequest, 9007, 2207027, "Media ID is not available") // (U) codes, from Instagram's
 				return
 			}
 		}
 	}
 	if r := a["reply_to_id"]; r != "" && q.net.live(r, KindPost, KindComment) == nil {
-		thMissing(q, r)
+		threadsMissing(q, r)
 		return
 	}
 	status := "FINISHED"
@@ -164,9 +164,9 @@ func thCreateContainer(q *req) {
 		}
 	}
 	for _, c := range children {
-		media = append(media, thContainer(q, c).Media...)
+		media = append(media, threadsContainer(q, c).Media...)
 	}
-	id := thNewID(q)
+	id := threadsNewID(q)
 	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Text: text, Media: media, Data: map[string]any{"container": true,
 		"mediaType": mt, "status": status, "carouselItem": a["is_carousel_item"] == "true", "replyTo": a["reply_to_id"],
 		"replyControl": a["reply_control"], "topicTag": a["topic_tag"], "link": a["link_attachment"], "poll": a["poll_attachment"],
@@ -174,25 +174,25 @@ func thCreateContainer(q *req) {
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-func thPublish(q *req) {
-	if !thOwner(q) {
+func threadsPublishContainer(q *req) {
+	if !threadsOwner(q) {
 		return
 	}
 	a := methodArgs(q.r)
-	h := thContainer(q, a["creation_id"])
+	h := threadsContainer(q, a["creation_id"])
 	switch {
 	case a["creation_id"] == "":
-		thParam(q, "The parameter creation_id is required")
+		threadsParam(q, "The parameter creation_id is required")
 		return
 	case h == nil || h.Data["carouselItem"] == true:
-		thMissing(q, a["creation_id"])
+		threadsMissing(q, a["creation_id"])
 		return
 	case h.Data["status"] != "FINISHED":
-		thError(q, http.StatusBadRequest, 9007, 2207027, "Media ID is not available") // (U) codes, from Instagram's
+		threadsError(q, http.StatusBadRequest, 9007, 2207027, "Media ID is not available") // (U) codes, from Instagram's
 		return
 	}
 	h.Data["status"] = "PUBLISHED"
-	id := thNewID(q)
+	id := threadsNewID(q)
 	short := strings.ToUpper(randID("")[:11])
 	kind, parent := KindPost, ""
 	if r, _ := h.Data["replyTo"].(string); r != "" {
@@ -205,9 +205,9 @@ func thPublish(q *req) {
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-func thGetObject(q *req) {
-	id := thPathID(q, 2)
-	if h := thContainer(q, id); h != nil {
+func threadsGetObject(q *req) {
+	id := threadsPathID(q, 2)
+	if h := threadsContainer(q, id); h != nil {
 		out := map[string]any{"id": h.ID, "status": h.Data["status"]}
 		if h.Data["status"] == "IN_PROGRESS" {
 			h.Data["status"] = "FINISHED" // processed by the next read
@@ -217,13 +217,13 @@ func thGetObject(q *req) {
 	}
 	h := q.net.live(id, KindPost, KindComment)
 	if h == nil {
-		thMissing(q, id)
+		threadsMissing(q, id)
 		return
 	}
-	q.json(http.StatusOK, thPostJSON(h))
+	q.json(http.StatusOK, threadsPostJSON(h))
 }
 
-func thList(q *req, match func(h *Held) bool) {
+func threadsList(q *req, match func(h *Held) bool) {
 	v := q.r.URL.Query()
 	limit, err := strconv.Atoi(v.Get("limit"))
 	if err != nil || limit <= 0 {
@@ -250,7 +250,7 @@ func thList(q *req, match func(h *Held) bool) {
 	}
 	data := []map[string]any{}
 	for i := skip; i < len(matching) && len(data) < limit; i++ {
-		data = append(data, thPostJSON(matching[i]))
+		data = append(data, threadsPostJSON(matching[i]))
 	}
 	paging := map[string]any{"cursors": map[string]string{"before": "cursor-" + strconv.Itoa(skip), "after": "cursor-" + strconv.Itoa(skip+len(data))}}
 	if skip+len(data) < len(matching) {
@@ -259,27 +259,27 @@ func thList(q *req, match func(h *Held) bool) {
 	q.json(http.StatusOK, map[string]any{"data": data, "paging": paging})
 }
 
-func thUserThreads(q *req) {
-	if !thOwner(q) {
+func threadsUserThreads(q *req) {
+	if !threadsOwner(q) {
 		return
 	}
-	thList(q, func(h *Held) bool { return h.Kind == KindPost && h.User == q.user.Login })
+	threadsList(q, func(h *Held) bool { return h.Kind == KindPost && h.User == q.user.Login })
 }
 
-func thReplies(q *req) {
-	id := thPathID(q, 2)
+func threadsReplies(q *req) {
+	id := threadsPathID(q, 2)
 	if q.net.live(id, KindPost, KindComment) == nil {
-		thMissing(q, id)
+		threadsMissing(q, id)
 		return
 	}
-	thList(q, func(h *Held) bool { return h.Parent == id })
+	threadsList(q, func(h *Held) bool { return h.Parent == id })
 }
 
-func thDeletePost(q *req) {
-	id := thPathID(q, 2)
+func threadsDeletePost(q *req) {
+	id := threadsPathID(q, 2)
 	h := q.net.live(id, KindPost, KindComment)
 	if h == nil || h.User != q.user.Login {
-		thMissing(q, id)
+		threadsMissing(q, id)
 		return
 	}
 	q.net.remove(h)

@@ -37,23 +37,23 @@ func tiktokDialect() *dialect {
 					code = "invalid_params"
 				}
 			}
-			ttEnvelope(q, e.Status, map[string]any{}, code, e.Message)
+			tiktokEnvelope(q, e.Status, map[string]any{}, code, e.Message)
 		},
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "access_token_invalid", Message: "The access token is invalid or not found in the request."},
 		newUser:      func(n *Net, u *User) { u.ID = "-000" + u.ID },
 		routes: map[string]func(q *req){
-			"GET /v2/user/info": ttUserInfo,
+			"GET /v2/user/info": tiktokUserInfo,
 		},
 	}
 	tiktokPublish(d)
 	return d
 }
 
-func ttEnvelope(q *req, status int, data any, code, msg string) {
+func tiktokEnvelope(q *req, status int, data any, code, msg string) {
 	q.json(status, map[string]any{"data": data, "error": map[string]string{"code": code, "message": msg, "log_id": randID("2026")[:24]}})
 }
 
-func ttUserInfo(q *req) {
+func tiktokUserInfo(q *req) {
 	u := q.user
 	user := map[string]any{"open_id": u.ID, "union_id": "u" + u.ID, "avatar_url": u.Avatar,
 		"display_name": u.Name, "username": u.Login, "bio_description": u.Bio}
@@ -62,7 +62,7 @@ func ttUserInfo(q *req) {
 			user[f] = TikTokBusinessLogin(u.Login)
 		}
 	}
-	ttEnvelope(q, http.StatusOK, map[string]any{"user": user}, "ok", "")
+	tiktokEnvelope(q, http.StatusOK, map[string]any{"user": user}, "ok", "")
 }
 
 // TikTokBusinessLogin tells the twin's business accounts: logins starting with "biz_".

@@ -11,7 +11,7 @@ import (
 // X (api.x.com v2): OAuth 2.0 with PKCE, Basic client auth, 2-hour access tokens with rotating
 // refresh tokens; problem-JSON errors; x-rate-limit-* headers.
 func xDialect() *dialect {
-	return xPublish(&dialect{
+	d := &dialect{
 		seg: "x", title: "X", network: app.Twitter,
 		authorizePath: "/i/oauth2/authorize", tokenPath: "/2/oauth2/token",
 		pkce: true, basicAuth: true, rotate: true, accessTTL: 2 * time.Hour,
@@ -38,7 +38,9 @@ func xDialect() *dialect {
 		routes: map[string]func(q *req){
 			"GET /2/users/me": xMe,
 		},
-	})
+	}
+	xPublish(d)
+	return d
 }
 
 func xMe(q *req) {

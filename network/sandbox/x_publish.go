@@ -20,7 +20,7 @@ import (
 // (2–4 options of ≤ 25, 5–10080 minutes, not with media), duplicate content, sizes per category.
 // A reply to one of the account's own tweets (a thread's next tweet, a first comment) is held as a
 // comment under it; anything else is a post.
-func xPublish(d *dialect) *dialect {
+func xPublish(d *dialect) {
 	d.routes["POST /2/media/upload/initialize"] = xMediaInitialize
 	d.routes["POST /2/media/upload/{id}/append"] = xMediaAppend
 	d.routes["POST /2/media/upload/{id}/finalize"] = xMediaFinalize
@@ -30,7 +30,6 @@ func xPublish(d *dialect) *dialect {
 	d.routes["GET /2/tweets/{id}"] = xGetTweet
 	d.routes["DELETE /2/tweets/{id}"] = xDeleteTweet
 	d.routes["GET /2/users/{id}/tweets"] = xUserTweets
-	return d
 }
 
 func xProblem(q *req, status int, title, detail string) {

@@ -33,20 +33,20 @@ func youtubeDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /oauth2/v3/userinfo":  ytUserinfo,
-			"GET /youtube/v3/channels": ytChannels,
+			"GET /oauth2/v3/userinfo":  youtubeUserinfo,
+			"GET /youtube/v3/channels": youtubeChannels,
 		},
 	}
 	youtubePublish(d)
 	return d
 }
 
-func ytUserinfo(q *req) {
+func youtubeUserinfo(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"sub": u.ID, "name": u.Name, "picture": u.Avatar, "email": u.Email, "email_verified": true})
 }
 
-func ytChannels(q *req) {
+func youtubeChannels(q *req) {
 	if q.r.URL.Query().Get("mine") != "true" || !strings.Contains(q.r.URL.Query().Get("part"), "snippet") {
 		googleError(q, apiError{Status: http.StatusBadRequest, Code: "missingRequiredParameter", Message: "No filter selected. Expected one of: mine, id, forHandle"})
 		return

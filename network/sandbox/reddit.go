@@ -13,7 +13,7 @@ import (
 // access tokens, permanent refresh tokens that do not rotate; /api/v1/me and
 // /subreddits/mine/subscriber (a Listing); errors {"message","error"}; X-Ratelimit-* headers.
 func redditDialect() *dialect {
-	return redditPublish(&dialect{
+	d := &dialect{
 		seg: "reddit", title: "Reddit", network: app.Reddit,
 		authorizePath: "/api/v1/authorize", tokenPath: "/api/v1/access_token", basicAuth: true, accessTTL: time.Hour,
 		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
@@ -43,19 +43,21 @@ func redditDialect() *dialect {
 			}
 		},
 		routes: map[string]func(q *req){
-			"GET /api/v1/me":                  rdMe,
-			"GET /subreddits/mine/subscriber": rdSubscribed,
+			"GET /api/v1/me":                  redditMe,
+			"GET /subreddits/mine/subscriber": redditSubscribed,
 		},
-	})
+	}
+	redditPublish(d)
+	return d
 }
 
-func rdMe(q *req) {
+func redditMe(q *req) {
 	u := q.user
 	q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Login, "icon_img": u.Avatar + "?width=256&amp;s=abc",
 		"subreddit": map[string]any{"display_name_prefixed": "u/" + u.Login, "public_description": u.Bio, "title": u.Name}})
 }
 
-func rdSubscribed(q *req) {
+func redditSubscribed(q *req) {
 	children := []map[string]any{}
 	for i, c := range q.user.Channels {
 		children = append(children, map[string]any{"kind": "t5", "data": map[string]any{"name": fmt.Sprintf("t5_%x", i+100),
@@ -63,60 +65,4 @@ func rdSubscribed(q *req) {
 			"allow_images": true, "allow_videos": c.ID != "golang", "allow_galleries": true, "link_flair_enabled": c.ID == "selfhosted"}})
 	}
 	q.json(http.StatusOK, map[string]any{"kind": "Listing", "data": map[string]any{"after": nil, "dist": len(children), "children": children}})
-}
-
-// Pinterest: consent /oauth/, token /v5/oauth/token (Basic client auth, form), ~30-day access and
-// ~1-year refresh tokens; /v5/user_account and /v5/boards; errors {"code","message"}.
-func pinterestDialect() *dialect {
-	return &dialect{
-		seg: "pinterest", title: "Pinterest", network: app.Pinterest,
-		authorizePath: "/oauth", tokenPath: "/v5/oauth/token", basicAuth: true, accessTTL: 30 * 24 * time.Hour,
-		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
-			out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope, "response_type": "authorization_code"}
-			if refresh != "" {
-				out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
-			}
-			q.json(http.StatusOK, out)
-		},
-		writeError: func(q *req, e apiError) {
-			code := 0
-			if e.Code != "" {
-				_, _ = fmt.Sscan(e.Code, &code)
-			} else if e.Status == http.StatusUnauthorized {
-				code = 2
-			} else if e.Status == http.StatusTooManyRequests {
-				code = 8
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"code": code, "message": msg})
-		},
-		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "2", Message: "Authentication failed."},
-		newUser: func(n *Net, u *User) {
-			for i, name := range []string{"Recipes", "Garden ideas"} {
-				u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/board", i)), Name: name, Username: u.Login})
-			}
-		},
-		routes: map[string]func(q *req){
-			"GET /v5/user_account": pinterestUserAccount,
-			"GET /v5/boards":       pinterestBoards,
-		},
-	}
-}
-
-func pinterestUserAccount(q *req) {
-	u := q.user
-	q.json(http.StatusOK, map[string]any{"account_type": "BUSINESS", "id": u.ID, "username": u.Login, "business_name": u.Name,
-		"about": u.Bio, "profile_image": u.Avatar, "website_url": "https://sandbox.crier.invalid"})
-}
-
-func pinterestBoards(q *req) {
-	items := []map[string]any{}
-	for _, c := range q.user.Channels {
-		items = append(items, map[string]any{"id": c.ID, "name": c.Name, "description": "", "privacy": "PUBLIC",
-			"owner": map[string]string{"username": c.Username}, "media": map[string]any{"image_cover_url": nil}})
-	}
-	q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
 }
