@@ -23,29 +23,8 @@ func blueskyDialect() *dialect {
 	d := &dialect{
 		seg: "bluesky", title: "Bluesky", network: app.Bluesky,
 		authorizePath: "/-/no-oauth", tokenPath: "/-/no-oauth-token", accessTTL: 2 * time.Hour,
-		writeToken: standardToken,
-		writeError: func(q *req, e apiError) {
-			if !e.ResetAt.IsZero() {
-				q.w.Header().Set("RateLimit-Limit", "30")
-				q.w.Header().Set("RateLimit-Remaining", "0")
-				q.w.Header().Set("RateLimit-Reset", fmt.Sprint(e.ResetAt.Unix()))
-				q.w.Header().Set("RateLimit-Policy", "30;w=300")
-			}
-			code := e.Code
-			if code == "" {
-				code = "InvalidRequest"
-				if e.Status == http.StatusTooManyRequests {
-					code = "RateLimitExceeded"
-				} else if e.Status >= 500 {
-					code = "InternalServerError"
-				}
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"error": code, "message": msg})
-		},
+		writeToken:   standardToken,
+		writeError:   blueskyWriteError,
 		invalidToken: apiError{Status: http.StatusBadRequest, Code: "ExpiredToken", Message: "Token has expired"},
 		newUser:      func(n *Net, u *User) { u.ID = "did:plc:sandbox" + u.ID[:10] },
 	}
@@ -59,6 +38,29 @@ func blueskyDialect() *dialect {
 	}
 	blueskyPublish(d)
 	return d
+}
+
+func blueskyWriteError(q *req, e apiError) {
+	if !e.ResetAt.IsZero() {
+		q.w.Header().Set("RateLimit-Limit", "30")
+		q.w.Header().Set("RateLimit-Remaining", "0")
+		q.w.Header().Set("RateLimit-Reset", fmt.Sprint(e.ResetAt.Unix()))
+		q.w.Header().Set("RateLimit-Policy", "30;w=300")
+	}
+	code := e.Code
+	if code == "" {
+		code = "InvalidRequest"
+		if e.Status == http.StatusTooManyRequests {
+			code = "RateLimitExceeded"
+		} else if e.Status >= 500 {
+			code = "InternalServerError"
+		}
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	q.json(e.Status, map[string]any{"error": code, "message": msg})
 }
 
 func blueskySession(q *req, u *User) {

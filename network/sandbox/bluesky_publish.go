@@ -206,6 +206,27 @@ func blueskyInvalidRecord(q *req, msg string) {
 	blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
 }
 
+// blueskyPostRecord is the app.bsky.feed.post record createRecord validates.
+type blueskyPostRecord struct {
+	Type      string `json:"$type"`
+	Text      string `json:"text"`
+	CreatedAt string `json:"createdAt"`
+	Facets    []struct {
+		Index struct {
+			ByteStart int `json:"byteStart"`
+			ByteEnd   int `json:"byteEnd"`
+		} `json:"index"`
+		Features []map[string]any `json:"features"`
+	} `json:"facets"`
+	Reply *struct {
+		RawRoot   map[string]string `json:"root"`
+		RawParent map[string]string `json:"parent"`
+	} `json:"reply"`
+	Embed  map[string]any `json:"embed"`
+	Tags   []string       `json:"tags"`
+	Labels map[string]any `json:"labels"`
+}
+
 func blueskyCreateRecord(q *req) {
 	var in struct {
 		Repo       string          `json:"repo"`
@@ -225,139 +246,19 @@ func blueskyCreateRecord(q *req) {
 		blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Sandbox Bluesky only accepts app.bsky.feed.post records")
 		return
 	}
-	var rec struct {
-		Type      string `json:"$type"`
-		Text      string `json:"text"`
-		CreatedAt string `json:"createdAt"`
-		Facets    []struct {
-			Index struct {
-				ByteStart int `json:"byteStart"`
-				ByteEnd   int `json:"byteEnd"`
-			} `json:"index"`
-			Features []map[string]any `json:"features"`
-		} `json:"facets"`
-		Reply *struct {
-			RawRoot   map[string]string `json:"root"`
-			RawParent map[string]string `json:"parent"`
-		} `json:"reply"`
-		Embed  map[string]any `json:"embed"`
-		Tags   []string       `json:"tags"`
-		Labels map[string]any `json:"labels"`
-	}
+	var rec blueskyPostRecord
 	if json.Unmarshal(in.Record, &rec) != nil || rec.Type != "app.bsky.feed.post" {
 		blueskyInvalidRecord(q, "Record/$type must be app.bsky.feed.post")
 		return
 	}
-	if _, err := time.Parse(time.RFC3339, rec.CreatedAt); err != nil {
-		blueskyInvalidRecord(q, "Record/createdAt must be an valid atproto datetime")
-		return
-	}
-	if utf8.RuneCountInString(rec.Text) > 300 || len(rec.Text) > 3000 {
-		blueskyInvalidRecord(q, "Record/text must not be longer than 300 graphemes")
-		return
-	}
-	for i, f := range rec.Facets {
-		if f.Index.ByteStart < 0 || f.Index.ByteEnd > len(rec.Text) || f.Index.ByteStart >= f.Index.ByteEnd || len(f.Features) == 0 {
-			blueskyInvalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
-			return
-		}
-	}
-	if len(rec.Tags) > 8 {
-		blueskyInvalidRecord(q, "Record/tags must not have more than 8 elements")
+	if !blueskyCheckText(q, &rec) {
 		return
 	}
 	var media []string
-	checkImages := func(e map[string]any) bool {
-		imgs, _ := e["images"].([]any)
-		if len(imgs) == 0 || len(imgs) > 4 {
-			blueskyInvalidRecord(q, "Record/embed/images must have 1 to 4 elements")
-			return false
-		}
-		for i, im := range imgs {
-			m, _ := im.(map[string]any)
-			b := blueskyBlobOf(q, m["image"])
-			if _, ok := m["alt"].(string); !ok {
-				blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
-				return false
-			}
-			if b == nil {
-				blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
-				return false
-			}
-			if b.Data["size"].(int) > 1000000 || !strings.HasPrefix(b.Data["mimeType"].(string), "image/") {
-				blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
-				return false
-			}
-			media = append(media, b.ID)
-		}
-		return true
-	}
-	checkVideo := func(e map[string]any) bool {
-		b := blueskyBlobOf(q, e["video"])
-		if b == nil || b.Data["video"] != true {
-			blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
-			return false
-		}
-		media = append(media, b.ID)
-		return true
-	}
-	checkRecord := func(e map[string]any) bool {
-		r, _ := e["record"].(map[string]any)
-		uri, _ := r["uri"].(string)
-		cid, _ := r["cid"].(string)
-		if uri == "" || cid == "" {
-			blueskyInvalidRecord(q, "Record/embed/record must have uri and cid")
-			return false
-		}
-		if h := blueskyPost(q, uri); h != nil && h.Data["cid"] != cid {
-			blueskyInvalidRecord(q, "Record/embed/record/cid does not match the record")
-			return false
-		}
-		return true
-	}
 	var quote string
-	if e := rec.Embed; e != nil {
-		ok := true
-		switch e["$type"] {
-		case "app.bsky.embed.images":
-			ok = checkImages(e)
-		case "app.bsky.embed.video":
-			ok = checkVideo(e)
-		case "app.bsky.embed.external":
-			ext, _ := e["external"].(map[string]any)
-			if uri, _ := ext["uri"].(string); uri == "" {
-				blueskyInvalidRecord(q, "Record/embed/external must have the property \"uri\"")
-				return
-			}
-			if ext["thumb"] != nil {
-				b := blueskyBlobOf(q, ext["thumb"])
-				if b == nil || b.Data["size"].(int) > 1000000 {
-					blueskyInvalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
-					return
-				}
-			}
-		case "app.bsky.embed.record":
-			ok = checkRecord(e)
-			r, _ := e["record"].(map[string]any)
-			quote, _ = r["uri"].(string)
-		case "app.bsky.embed.recordWithMedia":
-			r, _ := e["record"].(map[string]any)
-			m, _ := e["media"].(map[string]any)
-			ok = r != nil && m != nil && checkRecord(r)
-			if ok && m["$type"] == "app.bsky.embed.video" {
-				ok = checkVideo(m)
-			} else if ok {
-				ok = checkImages(m)
-			}
-			if ok {
-				rr, _ := r["record"].(map[string]any)
-				quote, _ = rr["uri"].(string)
-			}
-		default:
-			blueskyInvalidRecord(q, "Record/embed $type is not one of the post's embeds")
-			return
-		}
-		if !ok {
+	if rec.Embed != nil {
+		var ok bool
+		if media, quote, ok = blueskyCheckEmbed(q, rec.Embed); !ok {
 			return
 		}
 	}
@@ -392,6 +293,130 @@ func blueskyCreateRecord(q *req) {
 		URL:  "https://bsky.app/profile/" + blueskyHandle(q.user) + "/post/" + rkey,
 		Data: map[string]any{"did": q.user.ID, "cid": cid, "record": json.RawMessage(in.Record), "quote": quote}})
 	q.json(http.StatusOK, map[string]any{"uri": blueskyURIOf(h), "cid": cid, "commit": map[string]string{"cid": blueskyCIDOf([]byte(cid)), "rev": rkey}, "validationStatus": "valid"})
+}
+
+// blueskyCheckText validates createdAt, the text's length, facet byte ranges and tags.
+func blueskyCheckText(q *req, rec *blueskyPostRecord) bool {
+	if _, err := time.Parse(time.RFC3339, rec.CreatedAt); err != nil {
+		blueskyInvalidRecord(q, "Record/createdAt must be an valid atproto datetime")
+		return false
+	}
+	if utf8.RuneCountInString(rec.Text) > 300 || len(rec.Text) > 3000 {
+		blueskyInvalidRecord(q, "Record/text must not be longer than 300 graphemes")
+		return false
+	}
+	for i, f := range rec.Facets {
+		if f.Index.ByteStart < 0 || f.Index.ByteEnd > len(rec.Text) || f.Index.ByteStart >= f.Index.ByteEnd || len(f.Features) == 0 {
+			blueskyInvalidRecord(q, "Record/facets/"+strconv.Itoa(i)+"/index is out of the text's bytes")
+			return false
+		}
+	}
+	if len(rec.Tags) > 8 {
+		blueskyInvalidRecord(q, "Record/tags must not have more than 8 elements")
+		return false
+	}
+	return true
+}
+
+// blueskyCheckEmbed validates a post's embed: the media blobs it attaches and the post it quotes.
+func blueskyCheckEmbed(q *req, e map[string]any) (media []string, quote string, ok bool) {
+	switch e["$type"] {
+	case "app.bsky.embed.images":
+		media, ok = blueskyCheckImages(q, e)
+	case "app.bsky.embed.video":
+		media, ok = blueskyCheckVideo(q, e)
+	case "app.bsky.embed.external":
+		ext, _ := e["external"].(map[string]any)
+		if uri, _ := ext["uri"].(string); uri == "" {
+			blueskyInvalidRecord(q, "Record/embed/external must have the property \"uri\"")
+			return nil, "", false
+		}
+		if ext["thumb"] != nil {
+			b := blueskyBlobOf(q, ext["thumb"])
+			if b == nil || b.Data["size"].(int) > 1000000 {
+				blueskyInvalidRecord(q, "Record/embed/external/thumb must be an uploaded image of at most 1000000 bytes")
+				return nil, "", false
+			}
+		}
+		ok = true
+	case "app.bsky.embed.record":
+		ok = blueskyCheckQuote(q, e)
+		r, _ := e["record"].(map[string]any)
+		quote, _ = r["uri"].(string)
+	case "app.bsky.embed.recordWithMedia":
+		r, _ := e["record"].(map[string]any)
+		m, _ := e["media"].(map[string]any)
+		ok = r != nil && m != nil && blueskyCheckQuote(q, r)
+		if ok && m["$type"] == "app.bsky.embed.video" {
+			media, ok = blueskyCheckVideo(q, m)
+		} else if ok {
+			media, ok = blueskyCheckImages(q, m)
+		}
+		if ok {
+			rr, _ := r["record"].(map[string]any)
+			quote, _ = rr["uri"].(string)
+		}
+	default:
+		blueskyInvalidRecord(q, "Record/embed $type is not one of the post's embeds")
+		return nil, "", false
+	}
+	return media, quote, ok
+}
+
+// blueskyCheckImages validates an images embed: 1 to 4 images with alt text, uploaded blobs of at
+// most 1,000,000 bytes.
+func blueskyCheckImages(q *req, e map[string]any) ([]string, bool) {
+	imgs, _ := e["images"].([]any)
+	if len(imgs) == 0 || len(imgs) > 4 {
+		blueskyInvalidRecord(q, "Record/embed/images must have 1 to 4 elements")
+		return nil, false
+	}
+	var media []string
+	for i, im := range imgs {
+		m, _ := im.(map[string]any)
+		b := blueskyBlobOf(q, m["image"])
+		if _, ok := m["alt"].(string); !ok {
+			blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+" must have the property \"alt\"")
+			return nil, false
+		}
+		if b == nil {
+			blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find blob for image "+strconv.Itoa(i))
+			return nil, false
+		}
+		if b.Data["size"].(int) > 1000000 || !strings.HasPrefix(b.Data["mimeType"].(string), "image/") {
+			blueskyInvalidRecord(q, "Record/embed/images/"+strconv.Itoa(i)+"/image file too large or not an image. 1000000 bytes maximum")
+			return nil, false
+		}
+		media = append(media, b.ID)
+	}
+	return media, true
+}
+
+// blueskyCheckVideo validates a video embed: a blob the video service finished encoding.
+func blueskyCheckVideo(q *req, e map[string]any) ([]string, bool) {
+	b := blueskyBlobOf(q, e["video"])
+	if b == nil || b.Data["video"] != true {
+		blueskyError(q, http.StatusBadRequest, "BlobNotFound", "Could not find the video blob (upload it through the video service)")
+		return nil, false
+	}
+	return []string{b.ID}, true
+}
+
+// blueskyCheckQuote validates a record embed: a uri and cid, the cid matching when the sandbox
+// holds the record.
+func blueskyCheckQuote(q *req, e map[string]any) bool {
+	r, _ := e["record"].(map[string]any)
+	uri, _ := r["uri"].(string)
+	cid, _ := r["cid"].(string)
+	if uri == "" || cid == "" {
+		blueskyInvalidRecord(q, "Record/embed/record must have uri and cid")
+		return false
+	}
+	if h := blueskyPost(q, uri); h != nil && h.Data["cid"] != cid {
+		blueskyInvalidRecord(q, "Record/embed/record/cid does not match the record")
+		return false
+	}
+	return true
 }
 
 func blueskyView(h *Held) map[string]any {

@@ -14,11 +14,7 @@ import (
 func googleBusinessDialect() *dialect {
 	d := youtubeDialect()
 	d.seg, d.title, d.network = "google_business", "Google Business", app.GoogleBusiness
-	d.newUser = func(n *Net, u *User) {
-		for i, name := range []string{"Sandbox Bakery Downtown", "Sandbox Bakery Airport"} {
-			u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/loc", i))[:12], Name: name, Username: fmt.Sprint(i+1) + " Main Street"})
-		}
-	}
+	d.newUser = googleBusinessNewUser
 	d.routes = map[string]func(q *req){
 		"GET /oauth2/v3/userinfo":         d.routes["GET /oauth2/v3/userinfo"],
 		"GET /v1/accounts":                googleBusinessAccounts,
@@ -26,6 +22,12 @@ func googleBusinessDialect() *dialect {
 	}
 	googleBusinessPublish(d)
 	return d
+}
+
+func googleBusinessNewUser(n *Net, u *User) {
+	for i, name := range []string{"Sandbox Bakery Downtown", "Sandbox Bakery Airport"} {
+		u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/loc", i))[:12], Name: name, Username: fmt.Sprint(i+1) + " Main Street"})
+	}
 }
 
 func googleBusinessAccounts(q *req) {

@@ -18,36 +18,11 @@ func linkedinDialect() *dialect {
 	d := &dialect{
 		seg: "linkedin", title: "LinkedIn", network: app.LinkedIn,
 		authorizePath: "/oauth/v2/authorization", tokenPath: "/oauth/v2/accessToken",
-		accessTTL: 60 * 24 * time.Hour,
-		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
-			out := map[string]any{"access_token": access, "expires_in": int(ttl.Seconds()), "scope": strings.ReplaceAll(scope, " ", ",")}
-			if refresh != "" {
-				out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
-			}
-			q.json(http.StatusOK, out)
-		},
-		writeError: func(q *req, e apiError) {
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			body := map[string]any{"message": msg, "status": e.Status}
-			var n int
-			if _, err := fmt.Sscan(e.Code, &n); err == nil {
-				body["serviceErrorCode"] = n
-			} else if e.Code != "" {
-				body["code"] = e.Code
-			}
-			q.json(e.Status, body)
-		},
+		accessTTL:    60 * 24 * time.Hour,
+		writeToken:   linkedinWriteToken,
+		writeError:   linkedinWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "65600", Message: "Invalid access token"},
-		newUser: func(n *Net, u *User) {
-			u.ID = "sb" + u.ID
-			for i, name := range []string{"Sandbox Robotics", "Sandbox Coffee Co"} {
-				u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/org", i))[:9], Name: name,
-					Username: strings.ToLower(strings.ReplaceAll(name, " ", "-"))})
-			}
-		},
+		newUser:      linkedinNewUser,
 	}
 	d.routes = map[string]func(q *req){
 		"GET /v2/userinfo":             linkedinUserinfo,
@@ -56,6 +31,37 @@ func linkedinDialect() *dialect {
 	}
 	linkedinPublish(d)
 	return d
+}
+
+func linkedinWriteToken(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
+	out := map[string]any{"access_token": access, "expires_in": int(ttl.Seconds()), "scope": strings.ReplaceAll(scope, " ", ",")}
+	if refresh != "" {
+		out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
+	}
+	q.json(http.StatusOK, out)
+}
+
+func linkedinWriteError(q *req, e apiError) {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	body := map[string]any{"message": msg, "status": e.Status}
+	var n int
+	if _, err := fmt.Sscan(e.Code, &n); err == nil {
+		body["serviceErrorCode"] = n
+	} else if e.Code != "" {
+		body["code"] = e.Code
+	}
+	q.json(e.Status, body)
+}
+
+func linkedinNewUser(n *Net, u *User) {
+	u.ID = "sb" + u.ID
+	for i, name := range []string{"Sandbox Robotics", "Sandbox Coffee Co"} {
+		u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/org", i))[:9], Name: name,
+			Username: strings.ToLower(strings.ReplaceAll(name, " ", "-"))})
+	}
 }
 
 func linkedinVersioned(h func(q *req)) func(q *req) {

@@ -19,9 +19,9 @@ import (
 // GET /rest/posts/{urn}, GET /rest/posts?q=author (newest first), DELETE /rest/posts/{urn} (204),
 // POST /rest/socialActions/{urn}/comments.
 func linkedinPublish(d *dialect) {
-	d.routes["POST /rest/images"] = linkedinVersioned(linkedinInitialize("image"))
-	d.routes["POST /rest/videos"] = linkedinVersioned(linkedinInitialize("video"))
-	d.routes["POST /rest/documents"] = linkedinVersioned(linkedinInitialize("document"))
+	d.routes["POST /rest/images"] = linkedinVersioned(func(q *req) { linkedinInitialize(q, "image") })
+	d.routes["POST /rest/videos"] = linkedinVersioned(func(q *req) { linkedinInitialize(q, "video") })
+	d.routes["POST /rest/documents"] = linkedinVersioned(func(q *req) { linkedinInitialize(q, "document") })
 	if d.patterns == nil {
 		d.patterns = map[string]func(q *req){}
 	}
@@ -71,74 +71,80 @@ func linkedinAsset(q *req, urn string) *Held {
 	return h
 }
 
-func linkedinInitialize(kind string) func(q *req) {
-	return func(q *req) {
-		action := q.r.URL.Query().Get("action")
-		var in struct {
-			Init *struct {
-				Owner           string `json:"owner"`
-				FileSizeBytes   int    `json:"fileSizeBytes"`
-				UploadThumbnail bool   `json:"uploadThumbnail"`
-			} `json:"initializeUploadRequest"`
-			Finalize *struct {
-				Video           string   `json:"video"`
-				UploadToken     string   `json:"uploadToken"`
-				UploadedPartIDs []string `json:"uploadedPartIds"`
-			} `json:"finalizeUploadRequest"`
-		}
-		if !decodeJSON(q.r, &in) {
-			linkedinError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
-			return
-		}
-		if action == "finalizeUpload" && kind == "video" && in.Finalize != nil {
-			h := linkedinAsset(q, in.Finalize.Video)
-			if h == nil {
-				linkedinError(q, http.StatusNotFound, "", "Video "+in.Finalize.Video+" not found")
-				return
-			}
-			parts := h.Data["parts"].(map[string]int)
-			want := (h.Data["size"].(int) + linkedinPartSize - 1) / linkedinPartSize
-			if in.Finalize.UploadToken != h.Data["token"] || len(in.Finalize.UploadedPartIDs) != want {
-				linkedinError(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
-				return
-			}
-			for _, etag := range in.Finalize.UploadedPartIDs {
-				if _, ok := parts[etag]; !ok {
-					linkedinError(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
-					return
-				}
-			}
-			h.Data["status"] = "PROCESSING"
-			q.json(http.StatusOK, map[string]any{})
-			return
-		}
-		if action != "initializeUpload" || in.Init == nil || in.Init.Owner == "" {
-			linkedinError(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
-			return
-		}
-		if !linkedinOwns(q, in.Init.Owner) {
-			linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
-			return
-		}
-		if kind == "video" && (in.Init.FileSizeBytes <= 0 || in.Init.FileSizeBytes > 500<<20) {
-			linkedinError(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
-			return
-		}
-		h := linkedinNewAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
-		base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
-		value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
-		if kind == "video" {
-			var ins []map[string]any
-			for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+linkedinPartSize, i+1 {
-				lastByte := min(first+linkedinPartSize, in.Init.FileSizeBytes) - 1
-				ins = append(ins, map[string]any{"uploadUrl": base + "/part/" + strconv.Itoa(i), "firstByte": first, "lastByte": lastByte})
-			}
-			value["uploadInstructions"], value["uploadToken"] = ins, h.Data["token"]
-		} else {
-			value["uploadUrl"] = base
-		}
-		q.json(http.StatusOK, map[string]any{"value": value})
+// linkedinInitialize answers POST /rest/{images,videos,documents}?action=initializeUpload (upload
+// URLs: one for images and documents, 4 MiB parts for videos) and, for videos,
+// ?action=finalizeUpload.
+func linkedinInitialize(q *req, kind string) {
+	action := q.r.URL.Query().Get("action")
+	var in struct {
+		Init *struct {
+			Owner           string `json:"owner"`
+			FileSizeBytes   int    `json:"fileSizeBytes"`
+			UploadThumbnail bool   `json:"uploadThumbnail"`
+		} `json:"initializeUploadRequest"`
+		Finalize *struct {
+			Video           string   `json:"video"`
+			UploadToken     string   `json:"uploadToken"`
+			UploadedPartIDs []string `json:"uploadedPartIds"`
+		} `json:"finalizeUploadRequest"`
 	}
+	if !decodeJSON(q.r, &in) {
+		linkedinError(q, http.StatusBadRequest, "", "Request body is not valid JSON")
+		return
+	}
+	if action == "finalizeUpload" && kind == "video" && in.Finalize != nil {
+		linkedinFinalizeVideo(q, in.Finalize.Video, in.Finalize.UploadToken, in.Finalize.UploadedPartIDs)
+		return
+	}
+	if action != "initializeUpload" || in.Init == nil || in.Init.Owner == "" {
+		linkedinError(q, http.StatusBadRequest, "", "Unsupported action or missing initializeUploadRequest.owner")
+		return
+	}
+	if !linkedinOwns(q, in.Init.Owner) {
+		linkedinError(q, http.StatusForbidden, "ACCESS_DENIED", "Not enough permissions to access: "+kind+"s.CREATE")
+		return
+	}
+	if kind == "video" && (in.Init.FileSizeBytes <= 0 || in.Init.FileSizeBytes > 500<<20) {
+		linkedinError(q, http.StatusBadRequest, "", "fileSizeBytes must be between 1 and 524288000")
+		return
+	}
+	h := linkedinNewAsset(q, kind, in.Init.Owner, in.Init.FileSizeBytes)
+	base := baseURL(q) + "/dms-uploads/" + h.Data["key"].(string)
+	value := map[string]any{"uploadUrlExpiresAt": q.net.sb.Now().Add(24 * 3600e9).UnixMilli(), kind: h.ID}
+	if kind == "video" {
+		var ins []map[string]any
+		for first, i := 0, 0; first < in.Init.FileSizeBytes; first, i = first+linkedinPartSize, i+1 {
+			lastByte := min(first+linkedinPartSize, in.Init.FileSizeBytes) - 1
+			ins = append(ins, map[string]any{"uploadUrl": base + "/part/" + strconv.Itoa(i), "firstByte": first, "lastByte": lastByte})
+		}
+		value["uploadInstructions"], value["uploadToken"] = ins, h.Data["token"]
+	} else {
+		value["uploadUrl"] = base
+	}
+	q.json(http.StatusOK, map[string]any{"value": value})
+}
+
+// linkedinFinalizeVideo checks that every part of a video was uploaded and starts its processing.
+func linkedinFinalizeVideo(q *req, video, uploadToken string, partIDs []string) {
+	h := linkedinAsset(q, video)
+	if h == nil {
+		linkedinError(q, http.StatusNotFound, "", "Video "+video+" not found")
+		return
+	}
+	parts := h.Data["parts"].(map[string]int)
+	want := (h.Data["size"].(int) + linkedinPartSize - 1) / linkedinPartSize
+	if uploadToken != h.Data["token"] || len(partIDs) != want {
+		linkedinError(q, http.StatusBadRequest, "", "uploadToken or uploadedPartIds do not match the upload")
+		return
+	}
+	for _, etag := range partIDs {
+		if _, ok := parts[etag]; !ok {
+			linkedinError(q, http.StatusBadRequest, "", "Part "+etag+" was not uploaded")
+			return
+		}
+	}
+	h.Data["status"] = "PROCESSING"
+	q.json(http.StatusOK, map[string]any{})
 }
 
 func linkedinByKey(q *req, key string) *Held {

@@ -22,21 +22,8 @@ func mastodonDialect() *dialect {
 	return &dialect{
 		seg: "mastodon", title: "Mastodon", network: app.Mastodon,
 		authorizePath: "/oauth/authorize", tokenPath: "/oauth/token", noRefresh: true, accessTTL: 100 * 365 * 24 * time.Hour,
-		writeToken: func(q *req, access, _ string, _ time.Duration, scope string, _ *User) {
-			q.json(http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer", "scope": scope, "created_at": q.net.sb.Now().Unix()})
-		},
-		writeError: func(q *req, e apiError) {
-			if !e.ResetAt.IsZero() {
-				q.w.Header().Set("X-RateLimit-Limit", "300")
-				q.w.Header().Set("X-RateLimit-Remaining", "0")
-				q.w.Header().Set("X-RateLimit-Reset", e.ResetAt.UTC().Format(time.RFC3339))
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"error": msg})
-		},
+		writeToken:   mastodonWriteToken,
+		writeError:   mastodonWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Message: "The access token is invalid"},
 		unauthenticated: map[string]func(q *req){
 			"POST /api/v1/apps": mastodonRegisterApp,
@@ -51,6 +38,23 @@ func mastodonDialect() *dialect {
 			"GET /api/v1/accounts/{id}/statuses":      mastodonAccountStatuses,
 		},
 	}
+}
+
+func mastodonWriteToken(q *req, access, _ string, _ time.Duration, scope string, _ *User) {
+	q.json(http.StatusOK, map[string]any{"access_token": access, "token_type": "Bearer", "scope": scope, "created_at": q.net.sb.Now().Unix()})
+}
+
+func mastodonWriteError(q *req, e apiError) {
+	if !e.ResetAt.IsZero() {
+		q.w.Header().Set("X-RateLimit-Limit", "300")
+		q.w.Header().Set("X-RateLimit-Remaining", "0")
+		q.w.Header().Set("X-RateLimit-Reset", e.ResetAt.UTC().Format(time.RFC3339))
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	q.json(e.Status, map[string]any{"error": msg})
 }
 
 func mastodonRegisterApp(q *req) {

@@ -14,34 +14,10 @@ func pinterestDialect() *dialect {
 	d := &dialect{
 		seg: "pinterest", title: "Pinterest", network: app.Pinterest,
 		authorizePath: "/oauth", tokenPath: "/v5/oauth/token", basicAuth: true, accessTTL: 30 * 24 * time.Hour,
-		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
-			out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope, "response_type": "authorization_code"}
-			if refresh != "" {
-				out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
-			}
-			q.json(http.StatusOK, out)
-		},
-		writeError: func(q *req, e apiError) {
-			code := 0
-			if e.Code != "" {
-				_, _ = fmt.Sscan(e.Code, &code)
-			} else if e.Status == http.StatusUnauthorized {
-				code = 2
-			} else if e.Status == http.StatusTooManyRequests {
-				code = 8
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"code": code, "message": msg})
-		},
+		writeToken:   pinterestWriteToken,
+		writeError:   pinterestWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "2", Message: "Authentication failed."},
-		newUser: func(n *Net, u *User) {
-			for i, name := range []string{"Recipes", "Garden ideas"} {
-				u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/board", i)), Name: name, Username: u.Login})
-			}
-		},
+		newUser:      pinterestNewUser,
 		routes: map[string]func(q *req){
 			"GET /v5/user_account": pinterestUserAccount,
 			"GET /v5/boards":       pinterestBoards,
@@ -49,6 +25,36 @@ func pinterestDialect() *dialect {
 	}
 	pinterestPublish(d)
 	return d
+}
+
+func pinterestWriteToken(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
+	out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope, "response_type": "authorization_code"}
+	if refresh != "" {
+		out["refresh_token"], out["refresh_token_expires_in"] = refresh, 31536000
+	}
+	q.json(http.StatusOK, out)
+}
+
+func pinterestWriteError(q *req, e apiError) {
+	code := 0
+	if e.Code != "" {
+		_, _ = fmt.Sscan(e.Code, &code)
+	} else if e.Status == http.StatusUnauthorized {
+		code = 2
+	} else if e.Status == http.StatusTooManyRequests {
+		code = 8
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	q.json(e.Status, map[string]any{"code": code, "message": msg})
+}
+
+func pinterestNewUser(n *Net, u *User) {
+	for i, name := range []string{"Recipes", "Garden ideas"} {
+		u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + fmt.Sprint("/board", i)), Name: name, Username: u.Login})
+	}
 }
 
 func pinterestUserAccount(q *req) {

@@ -16,32 +16,10 @@ func redditDialect() *dialect {
 	d := &dialect{
 		seg: "reddit", title: "Reddit", network: app.Reddit,
 		authorizePath: "/api/v1/authorize", tokenPath: "/api/v1/access_token", basicAuth: true, accessTTL: time.Hour,
-		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
-			out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope}
-			if refresh != "" && q.r.Form.Get("grant_type") != "refresh_token" {
-				out["refresh_token"] = refresh
-			}
-			q.json(http.StatusOK, out)
-		},
-		writeError: func(q *req, e apiError) {
-			q.w.Header().Set("X-Ratelimit-Used", "100")
-			q.w.Header().Set("X-Ratelimit-Remaining", "0")
-			if !e.ResetAt.IsZero() {
-				q.w.Header().Set("X-Ratelimit-Reset", fmt.Sprint(int(time.Until(e.ResetAt).Seconds()+0.5)))
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"message": msg, "error": e.Status})
-		},
+		writeToken:   redditWriteToken,
+		writeError:   redditWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Message: "Unauthorized"},
-		newUser: func(n *Net, u *User) {
-			u.ID = strings.ToLower(fmt.Sprintf("%x", u.ID))[:7]
-			for _, name := range []string{"golang", "selfhosted", "sandboxtest"} {
-				u.Channels = append(u.Channels, Channel{ID: name, Name: "r/" + name + " community", Username: name})
-			}
-		},
+		newUser:      redditNewUser,
 		routes: map[string]func(q *req){
 			"GET /api/v1/me":                  redditMe,
 			"GET /subreddits/mine/subscriber": redditSubscribed,
@@ -49,6 +27,34 @@ func redditDialect() *dialect {
 	}
 	redditPublish(d)
 	return d
+}
+
+func redditWriteToken(q *req, access, refresh string, ttl time.Duration, scope string, u *User) {
+	out := map[string]any{"access_token": access, "token_type": "bearer", "expires_in": int(ttl.Seconds()), "scope": scope}
+	if refresh != "" && q.r.Form.Get("grant_type") != "refresh_token" {
+		out["refresh_token"] = refresh
+	}
+	q.json(http.StatusOK, out)
+}
+
+func redditWriteError(q *req, e apiError) {
+	q.w.Header().Set("X-Ratelimit-Used", "100")
+	q.w.Header().Set("X-Ratelimit-Remaining", "0")
+	if !e.ResetAt.IsZero() {
+		q.w.Header().Set("X-Ratelimit-Reset", fmt.Sprint(int(time.Until(e.ResetAt).Seconds()+0.5)))
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	q.json(e.Status, map[string]any{"message": msg, "error": e.Status})
+}
+
+func redditNewUser(n *Net, u *User) {
+	u.ID = strings.ToLower(fmt.Sprintf("%x", u.ID))[:7]
+	for _, name := range []string{"golang", "selfhosted", "sandboxtest"} {
+		u.Channels = append(u.Channels, Channel{ID: name, Name: "r/" + name + " community", Username: name})
+	}
 }
 
 func redditMe(q *req) {

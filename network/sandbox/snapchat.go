@@ -15,19 +15,8 @@ func snapchatDialect() *dialect {
 	d := &dialect{
 		seg: "snapchat", title: "Snapchat", network: app.Snapchat,
 		authorizePath: "/login/oauth2/authorize", tokenPath: "/login/oauth2/access_token", accessTTL: 30 * time.Minute,
-		writeToken: standardToken,
-		writeError: func(q *req, e apiError) {
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			code := e.Code
-			if code == "" {
-				code = "E" + http.StatusText(e.Status)
-			}
-			q.json(e.Status, map[string]any{"request_status": "ERROR", "request_id": randID("")[:16], "debug_message": msg,
-				"display_message": msg, "error_code": code})
-		},
+		writeToken:   standardToken,
+		writeError:   snapchatWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "E1001", Message: "Unauthorized"},
 		routes: map[string]func(q *req){
 			"GET /v1/public_profiles/my_profile": snapchatMyProfile,
@@ -35,6 +24,19 @@ func snapchatDialect() *dialect {
 	}
 	snapchatPublish(d)
 	return d
+}
+
+func snapchatWriteError(q *req, e apiError) {
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	code := e.Code
+	if code == "" {
+		code = "E" + http.StatusText(e.Status)
+	}
+	q.json(e.Status, map[string]any{"request_status": "ERROR", "request_id": randID("")[:16], "debug_message": msg,
+		"display_message": msg, "error_code": code})
 }
 
 func snapchatMyProfile(q *req) {

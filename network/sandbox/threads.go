@@ -14,25 +14,31 @@ func threadsDialect() *dialect {
 	d := &dialect{
 		seg: "threads", title: "Threads", network: app.Threads,
 		authorizePath: "/oauth/authorize", tokenPath: "/oauth/access_token", noRefresh: true, accessTTL: time.Hour,
-		bearer: graphBearer,
-		writeToken: func(q *req, access, _ string, _ time.Duration, _ string, u *User) {
-			q.json(http.StatusOK, map[string]any{"access_token": access, "user_id": u.ID})
-		},
-		writeTokenError: func(q *req, status int, code, msg string) {
-			graphError(q, apiError{Status: status, Code: "100", Message: msg})
-		},
-		writeError:   graphError,
-		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "190", Message: "Error validating access token: Session has expired."},
+		bearer:          graphBearer,
+		writeToken:      threadsWriteToken,
+		writeTokenError: threadsWriteTokenError,
+		writeError:      graphError,
+		invalidToken:    apiError{Status: http.StatusUnauthorized, Code: "190", Message: "Error validating access token: Session has expired."},
 		routes: map[string]func(q *req){
 			"GET /v1.0/me": threadsMe,
 		},
 	}
-	exchange := threadsLongLived("th_exchange_token", "access_token", true)
-	refresh := threadsLongLived("th_refresh_token", "access_token", false)
-	d.unauthenticated = map[string]func(q *req){"GET /access_token": exchange, "GET /refresh_access_token": refresh}
+	d.unauthenticated = map[string]func(q *req){"GET /access_token": threadsExchange, "GET /refresh_access_token": threadsRefresh}
 	threadsPublish(d)
 	return d
 }
+
+func threadsWriteToken(q *req, access, _ string, _ time.Duration, _ string, u *User) {
+	q.json(http.StatusOK, map[string]any{"access_token": access, "user_id": u.ID})
+}
+
+func threadsWriteTokenError(q *req, status int, code, msg string) {
+	graphError(q, apiError{Status: status, Code: "100", Message: msg})
+}
+
+var threadsExchange = threadsLongLived("th_exchange_token", "access_token", true)
+
+var threadsRefresh = threadsLongLived("th_refresh_token", "access_token", false)
 
 func threadsMe(q *req) {
 	u := q.user

@@ -15,25 +15,8 @@ func xDialect() *dialect {
 		seg: "x", title: "X", network: app.Twitter,
 		authorizePath: "/i/oauth2/authorize", tokenPath: "/2/oauth2/token",
 		pkce: true, basicAuth: true, rotate: true, accessTTL: 2 * time.Hour,
-		writeToken: standardToken,
-		writeError: func(q *req, e apiError) {
-			h := q.w.Header()
-			if e.Status == http.StatusTooManyRequests {
-				h.Set("x-rate-limit-limit", "75")
-				h.Set("x-rate-limit-remaining", "0")
-				h.Set("x-rate-limit-reset", fmt.Sprint(e.ResetAt.Unix()))
-			}
-			title := e.Code
-			if title == "" {
-				title = http.StatusText(e.Status)
-			}
-			msg := e.Message
-			if msg == "" {
-				msg = http.StatusText(e.Status)
-			}
-			q.w.Header().Set("Content-Type", "application/problem+json")
-			q.json(e.Status, map[string]any{"title": title, "detail": msg, "type": "about:blank", "status": e.Status})
-		},
+		writeToken:   standardToken,
+		writeError:   xWriteError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "Unauthorized", Message: "Unauthorized"},
 		routes: map[string]func(q *req){
 			"GET /2/users/me": xMe,
@@ -41,6 +24,25 @@ func xDialect() *dialect {
 	}
 	xPublish(d)
 	return d
+}
+
+func xWriteError(q *req, e apiError) {
+	h := q.w.Header()
+	if e.Status == http.StatusTooManyRequests {
+		h.Set("x-rate-limit-limit", "75")
+		h.Set("x-rate-limit-remaining", "0")
+		h.Set("x-rate-limit-reset", fmt.Sprint(e.ResetAt.Unix()))
+	}
+	title := e.Code
+	if title == "" {
+		title = http.StatusText(e.Status)
+	}
+	msg := e.Message
+	if msg == "" {
+		msg = http.StatusText(e.Status)
+	}
+	q.w.Header().Set("Content-Type", "application/problem+json")
+	q.json(e.Status, map[string]any{"title": title, "detail": msg, "type": "about:blank", "status": e.Status})
 }
 
 func xMe(q *req) {

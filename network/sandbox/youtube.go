@@ -17,21 +17,10 @@ func youtubeDialect() *dialect {
 	d := &dialect{
 		seg: "youtube", title: "YouTube", network: app.YouTube,
 		authorizePath: "/o/oauth2/v2/auth", tokenPath: "/token", accessTTL: time.Hour,
-		writeToken: func(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
-			out := map[string]any{"access_token": access, "expires_in": int(ttl.Seconds()), "scope": scope, "token_type": "Bearer"}
-			if q.r.Form.Get("grant_type") != "refresh_token" && refresh != "" {
-				out["refresh_token"] = refresh // Google sends the refresh token at the code exchange only
-			}
-			q.json(http.StatusOK, out)
-		},
+		writeToken:   youtubeWriteToken,
 		writeError:   googleError,
 		invalidToken: apiError{Status: http.StatusUnauthorized, Code: "authError", Message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."},
-		newUser: func(n *Net, u *User) {
-			for i, name := range []string{"Sandbox Cooking", "Sandbox Travel"} {
-				u.Channels = append(u.Channels, Channel{ID: "UC" + numericID(u.ID+fmt.Sprint("/yt", i)), Name: name,
-					Username: strings.ToLower(strings.ReplaceAll(name, " ", "")), Avatar: "https://sandbox.crier.invalid/youtube/" + fmt.Sprint(i) + ".jpg"})
-			}
-		},
+		newUser:      youtubeNewUser,
 		routes: map[string]func(q *req){
 			"GET /oauth2/v3/userinfo":  youtubeUserinfo,
 			"GET /youtube/v3/channels": youtubeChannels,
@@ -39,6 +28,21 @@ func youtubeDialect() *dialect {
 	}
 	youtubePublish(d)
 	return d
+}
+
+func youtubeWriteToken(q *req, access, refresh string, ttl time.Duration, scope string, _ *User) {
+	out := map[string]any{"access_token": access, "expires_in": int(ttl.Seconds()), "scope": scope, "token_type": "Bearer"}
+	if q.r.Form.Get("grant_type") != "refresh_token" && refresh != "" {
+		out["refresh_token"] = refresh // Google sends the refresh token at the code exchange only
+	}
+	q.json(http.StatusOK, out)
+}
+
+func youtubeNewUser(n *Net, u *User) {
+	for i, name := range []string{"Sandbox Cooking", "Sandbox Travel"} {
+		u.Channels = append(u.Channels, Channel{ID: "UC" + numericID(u.ID+fmt.Sprint("/yt", i)), Name: name,
+			Username: strings.ToLower(strings.ReplaceAll(name, " ", "")), Avatar: "https://sandbox.crier.invalid/youtube/" + fmt.Sprint(i) + ".jpg"})
+	}
 }
 
 func youtubeUserinfo(q *req) {
