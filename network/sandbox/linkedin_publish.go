@@ -55,7 +55,7 @@ func linkedinOwns(q *req, urn string) bool {
 
 func linkedinLastSegment(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
 
-var linkedinPartSize = 4 << 20
+const linkedinPartSize = 4 << 20
 
 func linkedinNewAsset(q *req, kind, owner string, size int) *Held {
 	id := "D" + strings.ToUpper(randID("")[:15])

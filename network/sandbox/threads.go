@@ -23,7 +23,10 @@ func threadsDialect() *dialect {
 			"GET /v1.0/me": threadsMe,
 		},
 	}
-	d.unauthenticated = map[string]func(q *req){"GET /access_token": threadsExchange, "GET /refresh_access_token": threadsRefresh}
+	d.unauthenticated = map[string]func(q *req){
+		"GET /access_token":         threadsLongLived("th_exchange_token", "access_token", true),
+		"GET /refresh_access_token": threadsLongLived("th_refresh_token", "access_token", false),
+	}
 	threadsPublish(d)
 	return d
 }
@@ -35,10 +38,6 @@ func threadsWriteToken(q *req, access, _ string, _ time.Duration, _ string, u *U
 func threadsWriteTokenError(q *req, status int, code, msg string) {
 	graphError(q, apiError{Status: status, Code: "100", Message: msg})
 }
-
-var threadsExchange = threadsLongLived("th_exchange_token", "access_token", true)
-
-var threadsRefresh = threadsLongLived("th_refresh_token", "access_token", false)
 
 func threadsMe(q *req) {
 	u := q.user
