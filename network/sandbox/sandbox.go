@@ -18,6 +18,13 @@
 //	POST /sandbox/<net>/_sandbox/expire-tokens     every access token expires now (refresh still works)
 //	POST /sandbox/<net>/_sandbox/revoke-tokens     access and refresh tokens stop working (reconnect needed)
 //	POST /sandbox/<net>/_sandbox/reset             forget everything
+//
+// Every twin is written the same way: <net>.go builds the network's dialect (<net>Dialect: OAuth
+// settings, token and error shapes, the auth and profile endpoints) and <net>_publish.go registers
+// the publishing endpoints (<net>Publish); each endpoint is a named handler, <net><Action>(q *req),
+// its helpers prefixed with the network's name. What every twin shares is here (state, routing),
+// in oauth.go (consent and tokens), control.go (the _sandbox endpoints), held.go (what Crier made
+// there) and helpers.go (reading requests, sniffing media, ids).
 package sandbox
 
 import (
