@@ -63,6 +63,7 @@ func blueskyWriteError(q *req, e apiError) {
 	q.json(e.Status, map[string]any{"error": code, "message": msg})
 }
 
+// blueskySession issues an access JWT (with a real exp) and a refresh JWT, answering the session.
 func blueskySession(q *req, u *User) {
 	ttl := q.net.ttl()
 	exp := q.net.sb.Now().Add(ttl)

@@ -34,17 +34,21 @@ func blueskyPublish(d *dialect) {
 	d.routes["GET /xrpc/com.atproto.identity.resolveHandle"] = blueskyResolveHandle
 }
 
+// blueskyError answers XRPC's {"error","message"}.
 func blueskyError(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
+// blueskyCIDOf is a CID-looking hash of bytes.
 func blueskyCIDOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return "bafyrei" + strings.ToLower(base32.StdEncoding.WithPadding(base32.NoPadding).EncodeToString(sum[:]))
 }
 
+// blueskyHandle is a user's handle.
 func blueskyHandle(u *User) string { return u.Login + ".sandbox.bsky" }
 
+// blueskyUserOf finds the user of a repo (DID or handle).
 func blueskyUserOf(q *req, repo string) *User {
 	for _, u := range q.net.users {
 		if u.ID == repo || blueskyHandle(u) == repo {
@@ -54,6 +58,7 @@ func blueskyUserOf(q *req, repo string) *User {
 	return nil
 }
 
+// blueskyURIOf is a post's at-uri.
 func blueskyURIOf(h *Held) string {
 	return "at://" + h.Data["did"].(string) + "/app.bsky.feed.post/" + h.ID
 }
@@ -73,6 +78,7 @@ func blueskyPost(q *req, uri string) *Held {
 	return nil
 }
 
+// blueskyBlobOf finds the caller's blob a blob reference points to.
 func blueskyBlobOf(q *req, v any) *Held {
 	b, _ := json.Marshal(v)
 	var in struct {
@@ -89,6 +95,7 @@ func blueskyBlobOf(q *req, v any) *Held {
 	return nil
 }
 
+// blueskyNewBlob keeps uploaded bytes as a blob and answers its reference.
 func blueskyNewBlob(q *req, data []byte, mime string, u *User) map[string]any {
 	cid := blueskyCIDOf(data)
 	if q.net.find(KindMedia, cid) == nil {
@@ -135,6 +142,8 @@ func blueskyGetServiceAuth(q *req) {
 	q.json(http.StatusOK, map[string]any{"token": tok})
 }
 
+// blueskyScoped says whether the call carries a service token for lxm, answering an error
+// otherwise.
 func blueskyScoped(q *req, lxm string) bool {
 	if !strings.HasPrefix(q.tok.scope, "svc:"+lxm+" ") {
 		blueskyError(q, http.StatusUnauthorized, "AuthMissing", "Authentication Required: a service token for "+lxm+" is needed")
@@ -202,6 +211,7 @@ func blueskyGetJobStatus(q *req) {
 	q.json(http.StatusOK, map[string]any{"jobStatus": st})
 }
 
+// blueskyInvalidRecord answers an invalid app.bsky.feed.post record.
 func blueskyInvalidRecord(q *req, msg string) {
 	blueskyError(q, http.StatusBadRequest, "InvalidRequest", "Invalid app.bsky.feed.post record: "+msg)
 }
@@ -419,6 +429,7 @@ func blueskyCheckQuote(q *req, e map[string]any) bool {
 	return true
 }
 
+// blueskyView is a record as getRecord and listRecords answer it.
 func blueskyView(h *Held) map[string]any {
 	return map[string]any{"uri": blueskyURIOf(h), "cid": h.Data["cid"], "value": h.Data["record"]}
 }

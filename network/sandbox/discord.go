@@ -86,6 +86,8 @@ func discordMe(q *req) {
 	q.json(http.StatusOK, map[string]any{"id": u.ID, "username": u.Login, "global_name": u.Name, "avatar": nil, "discriminator": "0"})
 }
 
+// discordGuildBot checks the bot token and finds the user whose guild is in the path before calling
+// h.
 func discordGuildBot(h func(q *req, u *User)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("Authorization") != "Bot "+BotToken {

@@ -21,6 +21,7 @@ func discordPublish(d *dialect) {
 	d.patterns["DELETE /api/v10/channels/{id}/messages/{mid}"] = discordBot(discordDeleteMessage)
 }
 
+// discordBot checks the bot token and finds the channel of the path before calling h.
 func discordBot(h func(q *req, u *User, ch Channel, rest []string)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("Authorization") != "Bot "+BotToken {

@@ -64,6 +64,7 @@ func linkedinNewUser(n *Net, u *User) {
 	}
 }
 
+// linkedinVersioned refuses calls without the LinkedIn-Version header, as the versioned API does.
 func linkedinVersioned(h func(q *req)) func(q *req) {
 	return func(q *req) {
 		if q.r.Header.Get("LinkedIn-Version") == "" {

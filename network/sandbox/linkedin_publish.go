@@ -37,10 +37,12 @@ func linkedinPublish(d *dialect) {
 	d.routes["POST /rest/socialActions/{urn}/comments"] = linkedinVersioned(linkedinComment)
 }
 
+// linkedinError answers LinkedIn's error shape.
 func linkedinError(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
+// linkedinOwns says whether urn is the caller or an organization the caller administers.
 func linkedinOwns(q *req, urn string) bool {
 	if urn == "urn:li:person:"+q.user.ID {
 		return true
@@ -53,16 +55,19 @@ func linkedinOwns(q *req, urn string) bool {
 	return false
 }
 
+// linkedinLastSegment answers the last segment of the request path (a URN).
 func linkedinLastSegment(q *req) string { return q.path[strings.LastIndex(q.path, "/")+1:] }
 
 const linkedinPartSize = 4 << 20
 
+// linkedinNewAsset keeps an image, video or document waiting for its upload.
 func linkedinNewAsset(q *req, kind, owner string, size int) *Held {
 	id := "D" + strings.ToUpper(randID("")[:15])
 	return q.net.keep(Held{Kind: KindMedia, ID: "urn:li:" + kind + ":" + id, User: q.user.Login, Channel: owner,
 		Data: map[string]any{"kind": kind, "status": "WAITING_UPLOAD", "size": size, "parts": map[string]int{}, "token": randID("")[:16], "key": id}})
 }
 
+// linkedinAsset finds an asset of the caller by URN.
 func linkedinAsset(q *req, urn string) *Held {
 	h := q.net.find(KindMedia, urn)
 	if h == nil || h.User != q.user.Login {
@@ -147,6 +152,7 @@ func linkedinFinalizeVideo(q *req, video, uploadToken string, partIDs []string) 
 	q.json(http.StatusOK, map[string]any{})
 }
 
+// linkedinByKey finds an asset by the key of its upload URL.
 func linkedinByKey(q *req, key string) *Held {
 	for _, h := range q.net.held {
 		if h.Kind == KindMedia && h.Data["key"] == key {
@@ -206,6 +212,7 @@ func linkedinStatus(q *req) {
 	q.json(http.StatusOK, out)
 }
 
+// linkedinPostJSON is a post as the Posts API answers it.
 func linkedinPostJSON(h *Held) map[string]any {
 	out := map[string]any{"id": h.ID, "author": h.Channel, "commentary": h.Text, "visibility": h.Data["visibility"],
 		"lifecycleState": "PUBLISHED", "createdAt": h.At.UnixMilli(), "publishedAt": h.At.UnixMilli(), "lastModifiedAt": h.At.UnixMilli(),

@@ -33,10 +33,12 @@ func redditPublish(d *dialect) {
 	d.routes["POST /api/comment"] = redditComment
 }
 
+// redditJSONError answers api_type=json's error shape (200 with json.errors).
 func redditJSONError(q *req, code, msg, field string) {
 	q.json(http.StatusOK, map[string]any{"json": map[string]any{"errors": [][]string{{code, msg, field}}}})
 }
 
+// redditSubreddit finds a subreddit the caller subscribes to (case-insensitive).
 func redditSubreddit(q *req, sr string) (Channel, bool) {
 	for _, c := range q.user.Channels {
 		if strings.EqualFold(c.ID, sr) {
@@ -46,12 +48,14 @@ func redditSubreddit(q *req, sr string) (Channel, bool) {
 	return Channel{}, false
 }
 
+// redditNewID is a base-36 thing id.
 func redditNewID(q *req) string {
 	return strconv.FormatUint(uint64(len(q.net.held))+36*36*36*36*36+uint64(q.net.sb.Now().UnixNano()%1000)*1000, 36)
 }
 
 var redditSlug = regexp.MustCompile(`[^a-z0-9]+`)
 
+// redditThing is a submission as a t3 Listing child.
 func redditThing(h *Held) map[string]any {
 	author, title, self := h.User, h.Text, h.Data["selftext"]
 	if h.DeletedAt != nil {
@@ -64,6 +68,8 @@ func redditThing(h *Held) map[string]any {
 		"link_flair_template_id": h.Data["flairId"], "created_utc": float64(h.At.Unix()), "score": 1, "num_comments": 0}}
 }
 
+// redditNewSubmission validates a submission to a subreddit and keeps it; false when it answered an
+// error.
 func redditNewSubmission(q *req, sr, title, kind, text, link, poster, flair string, nsfw bool, media []string) (*Held, bool) {
 	c, found := redditSubreddit(q, sr)
 	ok := false

@@ -24,7 +24,8 @@
 // the publishing endpoints (<net>Publish); each endpoint is a named handler, <net><Action>(q *req),
 // its helpers prefixed with the network's name. What every twin shares is here (state, routing),
 // in oauth.go (consent and tokens), control.go (the _sandbox endpoints), held.go (what Crier made
-// there) and helpers.go (reading requests, sniffing media, ids).
+// there) and helpers.go (reading requests, sniffing media, ids). Mastodon's few endpoints fit in
+// mastodon.go; Instagram Login is instagram_login.go.
 package sandbox
 
 import (

@@ -32,8 +32,10 @@ func slackPublish(d *dialect) {
 	d.routes["POST /api/files.delete"] = slackFilesDelete
 }
 
+// slackError answers Slack's {"ok":false,"error":code} (with 200).
 func slackError(q *req, code string) { q.fail(apiError{Status: http.StatusOK, Code: code}) }
 
+// slackChannelOf finds a channel of the caller's workspace.
 func slackChannelOf(q *req, id string) (Channel, bool) {
 	for _, c := range q.user.Channels {
 		if c.ID == id {
@@ -43,11 +45,13 @@ func slackChannelOf(q *req, id string) (Channel, bool) {
 	return Channel{}, false
 }
 
+// slackNewTS is a message timestamp (seconds.micros, unique per message).
 func slackNewTS(q *req) string {
 	now := q.net.sb.Now()
 	return fmt.Sprintf("%d.%06d", now.Unix(), (now.Nanosecond()/1000+len(q.net.held))%1000000)
 }
 
+// slackMessageJSON is a message as chat and history methods answer it.
 func slackMessageJSON(q *req, h *Held) map[string]any {
 	m := map[string]any{"type": "message", "text": h.Text, "ts": h.ID, "user": "U0BOT" + q.user.ID[:4], "bot_id": "B0SANDBOX", "app_id": "A0SANDBOX"}
 	if h.Parent != "" {
@@ -63,6 +67,7 @@ func slackMessageJSON(q *req, h *Held) map[string]any {
 	return m
 }
 
+// slackNewMessage keeps a message (a reply when thread is set).
 func slackNewMessage(q *req, channel, text, thread string, files []string, data map[string]any) *Held {
 	kind := KindPost
 	if thread != "" {
@@ -73,6 +78,7 @@ func slackNewMessage(q *req, channel, text, thread string, files []string, data 
 		URL: "https://" + q.user.Login + ".slack.com/archives/" + channel + "/p" + strings.ReplaceAll(ts, ".", ""), Data: data})
 }
 
+// slackThreadOK says whether thread is empty or a live message of channel.
 func slackThreadOK(q *req, channel, thread string) bool {
 	if thread == "" {
 		return true

@@ -27,6 +27,7 @@ func threadsPublish(d *dialect) {
 	d.routes["DELETE /v1.0/{id}"] = threadsDeletePost
 }
 
+// threadsError answers Graph's error shape with a code and subcode.
 func threadsError(q *req, status, code, sub int, msg string) {
 	e := map[string]any{"message": msg, "type": "OAuthException", "code": code, "fbtrace_id": randID("A")[:12]}
 	if sub != 0 {
@@ -35,18 +36,24 @@ func threadsError(q *req, status, code, sub int, msg string) {
 	q.json(status, map[string]any{"error": e})
 }
 
+// threadsParam answers Graph's invalid parameter (#100).
 func threadsParam(q *req, msg string) { threadsError(q, http.StatusBadRequest, 100, 0, msg) }
 
+// threadsMissing answers Graph's unknown-object error for id.
 func threadsMissing(q *req, id string) {
 	threadsError(q, http.StatusBadRequest, 100, 33, "Unsupported get request. Object with ID '"+id+"' does not exist, cannot be loaded due to missing permissions, or does not support this operation")
 }
 
+// threadsPathID answers the i-th segment of the request path.
 func threadsPathID(q *req, i int) string { return strings.Split(q.path, "/")[i] }
 
+// threadsNewID is a Threads media id.
 func threadsNewID(q *req) string {
 	return strconv.FormatInt(17800000000000000+q.net.sb.Now().UnixMicro()%1000000000*10+int64(len(q.net.held)), 10)
 }
 
+// threadsOwner says whether the path's user is the caller ("me" or its id), answering an error
+// otherwise.
 func threadsOwner(q *req) bool {
 	if threadsPathID(q, 2) != q.user.ID && threadsPathID(q, 2) != "me" {
 		threadsMissing(q, threadsPathID(q, 2))
@@ -55,6 +62,7 @@ func threadsOwner(q *req) bool {
 	return true
 }
 
+// threadsContainer finds a media container of the caller.
 func threadsContainer(q *req, id string) *Held {
 	h := q.net.find(KindMedia, id)
 	if h == nil || h.User != q.user.Login || h.Data["container"] != true {
@@ -63,6 +71,7 @@ func threadsContainer(q *req, id string) *Held {
 	return h
 }
 
+// threadsPostJSON is a post as the Threads API answers it.
 func threadsPostJSON(h *Held) map[string]any {
 	return map[string]any{"id": h.ID, "text": h.Text, "permalink": h.URL, "timestamp": h.At.Format("2006-01-02T15:04:05+0000"),
 		"media_type": h.Data["mediaType"], "shortcode": h.Data["shortcode"], "is_reply": h.Parent != "", "username": h.User}
@@ -223,6 +232,7 @@ func threadsGetObject(q *req) {
 	q.json(http.StatusOK, threadsPostJSON(h))
 }
 
+// threadsList answers the caller's posts matching match, newest first (limit, since, after).
 func threadsList(q *req, match func(h *Held) bool) {
 	v := q.r.URL.Query()
 	limit, err := strconv.Atoi(v.Get("limit"))

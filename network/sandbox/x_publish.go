@@ -32,20 +32,24 @@ func xPublish(d *dialect) {
 	d.routes["GET /2/users/{id}/tweets"] = xUserTweets
 }
 
+// xProblem answers in X's problem shape (title and detail).
 func xProblem(q *req, status int, title, detail string) {
 	q.fail(apiError{Status: status, Code: title, Message: detail})
 }
 
+// xInvalid answers X's invalid-request problem with one error message.
 func xInvalid(q *req, msg string) {
 	q.w.Header().Set("Content-Type", "application/problem+json")
 	q.json(http.StatusBadRequest, map[string]any{"errors": []map[string]string{{"message": msg}}, "title": "Invalid Request",
 		"detail": "One or more parameters to your request was invalid.", "type": "https://api.twitter.com/2/problems/invalid-request"})
 }
 
+// xMediaID is a snowflake-like media id (X's epoch, a counter in the low bits).
 func xMediaID(q *req) string {
 	return strconv.FormatInt((q.net.sb.Now().UnixMilli()-1288834974657)<<22|int64(len(q.net.held)%(1<<22)), 10)
 }
 
+// xTweetJSON is a tweet as GET /2/tweets answers it.
 func xTweetJSON(h *Held) map[string]any {
 	t := map[string]any{"id": h.ID, "text": h.Text, "author_id": h.Data["authorId"], "created_at": h.At.Format("2006-01-02T15:04:05.000Z"),
 		"conversation_id": h.Data["conversationId"], "edit_history_tweet_ids": []string{h.ID}}
@@ -99,6 +103,8 @@ func xMediaInitialize(q *req) {
 	q.json(http.StatusOK, map[string]any{"data": map[string]any{"id": id, "media_key": prefix + id, "expires_after_secs": 86400}})
 }
 
+// xMediaByID finds the upload of the path or ?media_id owned by the caller (answering 404
+// otherwise).
 func xMediaByID(q *req) *Held {
 	parts := strings.Split(q.path, "/")
 	id := q.r.URL.Query().Get("media_id")
@@ -135,6 +141,7 @@ func xMediaAppend(q *req) {
 	q.json(http.StatusOK, map[string]any{"data": map[string]any{"expires_at": q.net.sb.Now().Add(24 * time.Hour).Unix()}})
 }
 
+// xMediaInfo is an upload's state as the media endpoints answer it (processing_info while pending).
 func xMediaInfo(h *Held) map[string]any {
 	out := map[string]any{"id": h.ID, "media_key": h.Data["key"], "size": h.Data["total"], "expires_after_secs": 86400}
 	switch h.Data["state"] {
@@ -330,6 +337,7 @@ func xCreateTweet(q *req) {
 	q.json(http.StatusCreated, map[string]any{"data": map[string]any{"id": id, "text": in.Text, "edit_history_tweet_ids": []string{id}}})
 }
 
+// xNotFound answers X's not-found problem for a tweet id (200 with errors, as X does).
 func xNotFound(q *req, id string) {
 	q.json(http.StatusOK, map[string]any{"errors": []map[string]string{{"value": id, "detail": "Could not find tweet with id: [" + id + "].",
 		"title": "Not Found Error", "resource_type": "tweet", "parameter": "id", "resource_id": id, "type": "https://api.twitter.com/2/problems/resource-not-found"}}})
