@@ -232,7 +232,7 @@ func threadsGetObject(q *req) {
 	q.json(http.StatusOK, threadsPostJSON(h))
 }
 
-// threadsList answers the caller's posts matching match, newest first (limit, since, after).
+// threadsList answers the live posts and replies matching match, newest first (limit, since, after).
 func threadsList(q *req, match func(h *Held) bool) {
 	v := q.r.URL.Query()
 	limit, err := strconv.Atoi(v.Get("limit"))

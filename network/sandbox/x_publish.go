@@ -103,7 +103,7 @@ func xMediaInitialize(q *req) {
 	q.json(http.StatusOK, map[string]any{"data": map[string]any{"id": id, "media_key": prefix + id, "expires_after_secs": 86400}})
 }
 
-// xMediaByID finds the upload of the path or ?media_id owned by the caller (answering 404
+// xMediaByID finds the caller's upload of the path or ?media_id (an invalid-request answer
 // otherwise).
 func xMediaByID(q *req) *Held {
 	parts := strings.Split(q.path, "/")
