@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -72,26 +71,4 @@ func TestAdapterAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "EAAPage1", cs[0].Token)
 	require.Equal(t, "111", *cs[0].Metadata.FacebookPageID)
 	require.Equal(t, "Ada's Bikes", *cs[1].Name)
-}
-
-func TestClassify(t *testing.T) {
-	t.Parallel()
-	h := http.Header{}
-	h.Set("X-Business-Use-Case-Usage", `{"112130216863063":[{"type":"pages","call_count":100,"total_cputime":25,"total_time":25,"estimated_time_to_regain_access":19}]}`)
-	ne := facebook.Classify(400, h, []byte(`{"error":{"message":"(#32) Page request limit reached","type":"OAuthException","code":32,"fbtrace_id":"Fz54k3GZrio"}}`))
-	require.Equal(t, app.ErrRateLimited, ne.Class)
-	require.Equal(t, "32", ne.Code)
-	require.Equal(t, "(#32) Page request limit reached", ne.Message)
-	require.WithinDuration(t, time.Now().Add(19*time.Minute), ne.ResetAt, time.Minute)
-
-	ne = facebook.Classify(400, nil, []byte(`{"error":{"message":"Error validating access token: Session has expired on Friday, 09-Jan-26 10:00:00 PST.","type":"OAuthException","code":190,"error_subcode":463,"fbtrace_id":"A"}}`))
-	require.Equal(t, app.ErrAuthExpired, ne.Class)
-	require.Equal(t, "190/463", ne.Code)
-	require.True(t, strings.HasPrefix(ne.Message, "Error validating access token"))
-
-	ne = facebook.Classify(400, nil, []byte(`{"error":{"message":"Invalid parameter","type":"OAuthException","code":100,"error_subcode":1366046,"fbtrace_id":"B"}}`))
-	require.Equal(t, app.ErrPermanent, ne.Class)
-	require.Equal(t, app.ErrTransient, facebook.Classify(500, nil, []byte(`{"error":{"message":"An unknown error has occurred.","type":"OAuthException","code":1,"fbtrace_id":"C"}}`)).Class)
-	require.Equal(t, app.ErrTransient, facebook.Classify(400, nil, []byte(`{"error":{"message":"Temporary","code":2,"is_transient":true}}`)).Class)
-	require.Nil(t, facebook.Classify(200, nil, nil))
 }

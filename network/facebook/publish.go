@@ -29,6 +29,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
+	"github.com/crier/crier/network/meta"
 	"github.com/crier/crier/network/pubutil"
 )
 
@@ -55,27 +56,6 @@ func (a *Pages) poller() pubutil.Poller {
 	return pubutil.Poller{Every: 3 * time.Second, Max: 20 * time.Second}
 }
 
-// ChannelToken answers the destination page (or Instagram account) and its page token: the
-// channel's own Token, else the one Crier keeps in the token's Secrets ("channel:<id>", or
-// "channel" for the selected channel "channelId"); without a channel, the selected one.
-func ChannelToken(t *app.Token, ch *app.Channel) (id, token string) {
-	if ch != nil {
-		id, token = ch.ID, ch.Token
-	}
-	if t == nil || t.Secrets == nil {
-		return id, token
-	}
-	if id == "" {
-		id = t.Secrets["channelId"]
-	}
-	if token == "" && id != "" {
-		if token = t.Secrets["channel:"+id]; token == "" && t.Secrets["channelId"] == id {
-			token = t.Secrets["channel"]
-		}
-	}
-	return id, token
-}
-
 // videoGraph is graph-video.facebook.com for the real Graph (any other base serves both).
 func (a *Pages) videoGraph() string {
 	return strings.Replace(a.graph, "://graph.facebook.com", "://graph-video.facebook.com", 1)
@@ -84,7 +64,7 @@ func (a *Pages) videoGraph() string {
 // pageToken answers the page and its token (read from the Graph with the user token when the
 // channel came without one).
 func (a *Pages) pageToken(ctx context.Context, t *app.Token, ch *app.Channel) (string, string, error) {
-	id, token := ChannelToken(t, ch)
+	id, token := meta.ChannelToken(t, ch)
 	if id == "" {
 		return "", "", pubutil.Refused(app.Facebook, "no Facebook Page is selected for this account")
 	}
@@ -327,11 +307,11 @@ func (a *Pages) startUpload(ctx context.Context, page, token, edge string, m app
 
 // ruploadURL is the upload URL of a started video (rupload.facebook.com for the real Graph).
 func (a *Pages) ruploadURL(videoID string) string {
-	base := strings.TrimSuffix(a.graph, "/"+Version)
+	base := strings.TrimSuffix(a.graph, "/"+meta.Version)
 	if strings.Contains(base, "://graph.facebook.com") {
 		base = "https://rupload.facebook.com"
 	}
-	return base + "/video-upload/" + Version + "/" + videoID
+	return base + "/video-upload/" + meta.Version + "/" + videoID
 }
 
 // reel publishes a reel and waits until Meta has processed it.

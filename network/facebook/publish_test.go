@@ -231,16 +231,3 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "368/1390008", ne.Code)
 	require.Equal(t, "(#368) The action attempted has been deemed abusive or is otherwise disallowed", ne.Message)
 }
-
-// Platform (app-token) throttling carries only X-App-Usage: at 100% the window is a rolling hour.
-func TestClassifyAppUsage(t *testing.T) {
-	t.Parallel()
-	h := http.Header{}
-	h.Set("X-App-Usage", `{"call_count":100,"total_cputime":12,"total_time":20}`)
-	ne := facebook.Classify(400, h, []byte(`{"error":{"message":"(#4) Application request limit reached","type":"OAuthException","is_transient":true,"code":4,"fbtrace_id":"A"}}`))
-	require.Equal(t, app.ErrRateLimited, ne.Class)
-	require.Equal(t, "(#4) Application request limit reached", ne.Message)
-	require.WithinDuration(t, time.Now().Add(time.Hour), ne.ResetAt, time.Minute)
-	h.Set("X-App-Usage", `{"call_count":40,"total_cputime":12,"total_time":20}`)
-	require.True(t, facebook.Classify(400, h, []byte(`{"error":{"message":"(#4) Application request limit reached","code":4}}`)).ResetAt.IsZero())
-}

@@ -2,7 +2,7 @@
 // (instagramConnectionMethod FACEBOOK, the default): the same Graph OAuth and long-lived token as
 // Facebook, with Instagram scopes; the channels are the Instagram business accounts linked to the
 // user's pages (GET /me/accounts?fields=…,instagram_business_account{…}); set-channel picks the one
-// Crier publishes to, with its page's token. Errors are Graph's (facebook.Classify).
+// Crier publishes to, with its page's token. Errors are Graph's (meta.Classify).
 //
 // Instagram Login (instagramConnectionMethod INSTAGRAM: instagram.com's consent, graph.instagram.com,
 // ig_exchange_token, ig_refresh_token) is login.go: the connect's method picks the path, and the
@@ -14,12 +14,12 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
-	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/meta"
 	"github.com/crier/crier/network/pubutil"
 )
 
 // Real endpoints (Facebook Login).
-var Real = facebook.Real
+var Real = meta.Real
 
 // Scopes asked at connect.
 var Scopes = []string{"instagram_basic", "instagram_content_publish", "instagram_manage_comments", "instagram_manage_insights",
@@ -28,7 +28,7 @@ var Scopes = []string{"instagram_basic", "instagram_content_publish", "instagram
 // Adapter talks to Instagram through the Graph API (Facebook Login) or graph.instagram.com
 // (Instagram Login).
 type Adapter struct {
-	*facebook.Adapter
+	*meta.FacebookLogin
 	// Poll paces the polling of media containers (publish.go).
 	Poll pubutil.Poller
 	// Login are Instagram Login's hosts (consent, code exchange, API).
@@ -39,7 +39,7 @@ type Adapter struct {
 
 // New builds the adapter.
 func New(ep core.Endpoints, cred core.Credentials) *Adapter {
-	return &Adapter{Adapter: facebook.NewGraph(app.Instagram, Scopes, ep, cred), Login: loginEndpoints(ep),
+	return &Adapter{FacebookLogin: meta.NewFacebookLogin(app.Instagram, Scopes, ep, cred), Login: loginEndpoints(ep),
 		loginToken: core.NewClient(app.Instagram, classifyLoginToken), cred: cred}
 }
 
@@ -48,7 +48,7 @@ func (a *Adapter) AuthorizeURL(ctx context.Context, r app.AuthorizeRequest) (str
 	if r.Options.InstagramConnectionMethod == MethodInstagram {
 		return a.loginAuthorizeURL(r), nil
 	}
-	return a.Adapter.AuthorizeURL(ctx, r)
+	return a.FacebookLogin.AuthorizeURL(ctx, r)
 }
 
 // Exchange trades the code at the endpoint of the connect's method.
@@ -56,7 +56,7 @@ func (a *Adapter) Exchange(ctx context.Context, r app.ExchangeRequest) (*app.Tok
 	if r.Options.InstagramConnectionMethod == MethodInstagram {
 		return a.loginExchange(ctx, r)
 	}
-	return a.Adapter.Exchange(ctx, r)
+	return a.FacebookLogin.Exchange(ctx, r)
 }
 
 // Refresh renews the long-lived token of either method.
@@ -64,7 +64,7 @@ func (a *Adapter) Refresh(ctx context.Context, t *app.Token) (*app.Token, error)
 	if IsLogin(t) {
 		return a.loginRefresh(ctx, t)
 	}
-	return a.Adapter.Refresh(ctx, t)
+	return a.FacebookLogin.Refresh(ctx, t)
 }
 
 // Profile reads the Facebook user, or the Instagram Login account.
@@ -72,7 +72,7 @@ func (a *Adapter) Profile(ctx context.Context, t *app.Token) (*app.Profile, erro
 	if IsLogin(t) {
 		return a.loginProfile(ctx, t)
 	}
-	return a.Adapter.Profile(ctx, t)
+	return a.FacebookLogin.Profile(ctx, t)
 }
 
 // Check reads the profile of the token's method.

@@ -24,7 +24,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
-	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/meta"
 )
 
 // MethodInstagram is the connection method of Instagram Login (MethodFacebook, the default, is
@@ -73,7 +73,7 @@ func viaLogin(t *app.Token, acct *app.SocialAccount) bool {
 }
 
 // loginGraph is graph.instagram.com's versioned base.
-func (a *Adapter) loginGraph() string { return a.Login.API + "/" + facebook.Version }
+func (a *Adapter) loginGraph() string { return a.Login.API + "/" + meta.Version }
 
 func (a *Adapter) loginAuthorizeURL(r app.AuthorizeRequest) string {
 	scopes := append([]string{}, LoginScopes...)
@@ -234,7 +234,7 @@ func classifyLoginToken(status int, h http.Header, body []byte) *app.NetworkErro
 		ErrorMessage string `json:"error_message"`
 	}
 	if json.Unmarshal(body, &e) != nil || e.ErrorMessage == "" {
-		return facebook.Classify(status, h, body)
+		return meta.Classify(status, h, body)
 	}
 	ne := &app.NetworkError{Class: core.ByStatus(status), Code: e.ErrorType, Message: e.ErrorMessage}
 	if status == http.StatusBadRequest {

@@ -31,7 +31,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
-	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/meta"
 	"github.com/crier/crier/network/pubutil"
 )
 
@@ -79,7 +79,7 @@ func (a *Adapter) account(ctx context.Context, t *app.Token, acct *app.SocialAcc
 		}
 		return context.WithValue(ctx, graphKey{}, a.loginGraph()), id, t.AccessToken, nil
 	}
-	id, token := facebook.ChannelToken(t, ch)
+	id, token := meta.ChannelToken(t, ch)
 	if id == "" {
 		return ctx, "", "", pubutil.Refused(app.Instagram, "no Instagram account is selected for this connection")
 	}

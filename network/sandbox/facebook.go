@@ -24,57 +24,67 @@ func facebookDialect() *dialect {
 		seg: "facebook", title: "Facebook", network: app.Facebook,
 		authorizePath: "/" + GraphVersion + "/dialog/oauth", tokenPath: "/" + GraphVersion + "/oauth/access_token",
 		noRefresh: true, accessTTL: 2 * time.Hour,
-		bearer:     graphBearer,
-		writeToken: graphToken,
-		writeTokenError: func(q *req, status int, code, msg string) {
-			graphError(q, apiError{Status: status, Code: "100", Message: msg})
-		},
-		writeError: graphError,
-		newUser: func(n *Net, u *User) {
-			for i, name := range []string{"Sandbox Bakery", "Sandbox Bikes"} {
-				id := numericID(u.ID + fmt.Sprint("/page", i))
-				u.Channels = append(u.Channels, Channel{ID: id, Name: name, Username: strings.ToLower(strings.ReplaceAll(name, " ", "")),
-					Avatar: "https://sandbox.crier.invalid/facebook/pages/" + id + ".png", Token: randID("facebook-page-")})
-			}
-		},
-		invalidToken: apiError{Status: http.StatusBadRequest, Code: "190", Message: "Error validating access token: Session has expired."},
+		bearer:          graphBearer,
+		writeToken:      graphToken,
+		writeTokenError: facebookWriteTokenError,
+		writeError:      graphError,
+		newUser:         facebookNewUser,
+		invalidToken:    apiError{Status: http.StatusBadRequest, Code: "190", Message: "Error validating access token: Session has expired."},
 	}
-	d.exchange = func(q *req, form url.Values) bool {
-		if form.Get("grant_type") != "fb_exchange_token" {
-			return false
-		}
-		t, ok := q.net.access[form.Get("fb_exchange_token")]
-		if !ok || t.revoked || !t.expires.After(q.net.sb.Now()) {
-			graphError(q, apiError{Status: http.StatusBadRequest, Code: "190", Message: "Error validating access token: The session has been invalidated."})
-			return true
-		}
-		ttl := 60 * 24 * time.Hour
-		if q.net.knobs.TokenTTLSeconds > 0 {
-			ttl = q.net.ttl()
-		}
-		access := randID("facebook-ll-")
-		q.net.access[access] = &issued{user: t.user, scope: t.scope, expires: q.net.sb.Now().Add(ttl), token: access}
-		graphToken(q, access, "", ttl, t.scope, t.user)
-		return true
-	}
+	d.exchange = facebookExchange
 	d.routes = map[string]func(q *req){
-		"GET /" + GraphVersion + "/me": func(q *req) {
-			u := q.user
-			q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email,
-				"picture": map[string]any{"data": map[string]any{"url": u.Avatar}}})
-		},
-		"GET /" + GraphVersion + "/me/accounts": func(q *req) {
-			data := []map[string]any{}
-			for _, c := range q.user.Channels {
-				data = append(data, map[string]any{"id": c.ID, "name": c.Name, "username": c.Username, "access_token": c.Token,
-					"category": "Local business", "tasks": []string{"ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MODERATE", "MANAGE"},
-					"picture": map[string]any{"data": map[string]any{"url": c.Avatar}}})
-			}
-			q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
-		},
+		"GET /" + GraphVersion + "/me":          facebookMe,
+		"GET /" + GraphVersion + "/me/accounts": facebookAccounts,
 	}
 	facebookPublish(d)
 	return d
+}
+
+func facebookWriteTokenError(q *req, status int, code, msg string) {
+	graphError(q, apiError{Status: status, Code: "100", Message: msg})
+}
+
+func facebookNewUser(n *Net, u *User) {
+	for i, name := range []string{"Sandbox Bakery", "Sandbox Bikes"} {
+		id := numericID(u.ID + fmt.Sprint("/page", i))
+		u.Channels = append(u.Channels, Channel{ID: id, Name: name, Username: strings.ToLower(strings.ReplaceAll(name, " ", "")),
+			Avatar: "https://sandbox.crier.invalid/facebook/pages/" + id + ".png", Token: randID("facebook-page-")})
+	}
+}
+
+func facebookExchange(q *req, form url.Values) bool {
+	if form.Get("grant_type") != "fb_exchange_token" {
+		return false
+	}
+	t, ok := q.net.access[form.Get("fb_exchange_token")]
+	if !ok || t.revoked || !t.expires.After(q.net.sb.Now()) {
+		graphError(q, apiError{Status: http.StatusBadRequest, Code: "190", Message: "Error validating access token: The session has been invalidated."})
+		return true
+	}
+	ttl := 60 * 24 * time.Hour
+	if q.net.knobs.TokenTTLSeconds > 0 {
+		ttl = q.net.ttl()
+	}
+	access := randID("facebook-ll-")
+	q.net.access[access] = &issued{user: t.user, scope: t.scope, expires: q.net.sb.Now().Add(ttl), token: access}
+	graphToken(q, access, "", ttl, t.scope, t.user)
+	return true
+}
+
+func facebookMe(q *req) {
+	u := q.user
+	q.json(http.StatusOK, map[string]any{"id": u.ID, "name": u.Name, "email": u.Email,
+		"picture": map[string]any{"data": map[string]any{"url": u.Avatar}}})
+}
+
+func facebookAccounts(q *req) {
+	data := []map[string]any{}
+	for _, c := range q.user.Channels {
+		data = append(data, map[string]any{"id": c.ID, "name": c.Name, "username": c.Username, "access_token": c.Token,
+			"category": "Local business", "tasks": []string{"ADVERTISE", "ANALYZE", "CREATE_CONTENT", "MODERATE", "MANAGE"},
+			"picture": map[string]any{"data": map[string]any{"url": c.Avatar}}})
+	}
+	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }
 
 // graphBearer reads a Graph token from access_token (query or form) or Authorization: Bearer/OAuth.

@@ -33,29 +33,29 @@ func facebookPublish(d *dialect) {
 	}
 }
 
-const fbV = "/" + GraphVersion
+const facebookV = "/" + GraphVersion
 
 func facebookPublishRoutes() map[string]func(q *req) {
 	return map[string]func(q *req){
-		"POST " + fbV + "/{page}/feed":                 fbFeed,
-		"POST " + fbV + "/{page}/photos":               fbPhotos,
-		"POST " + fbV + "/{page}/videos":               fbVideos,
-		"POST " + fbV + "/{page}/video_reels":          func(q *req) { fbResumable(q, "reel") },
-		"POST " + fbV + "/{page}/video_stories":        func(q *req) { fbResumable(q, "video_story") },
-		"POST " + fbV + "/{page}/photo_stories":        fbPhotoStory,
-		"GET " + fbV + "/{page}/published_posts":       func(q *req) { fbList(q, false) },
-		"GET " + fbV + "/{page}/scheduled_posts":       func(q *req) { fbList(q, true) },
-		"GET " + fbV + "/{page}/stories":               fbStories,
-		"GET " + fbV + "/{id}":                         fbGet,
-		"DELETE " + fbV + "/{id}":                      fbDelete,
-		"POST " + fbV + "/{id}/comments":               fbComment,
-		"POST /video-upload/" + GraphVersion + "/{id}": fbUpload,
+		"POST " + facebookV + "/{page}/feed":           facebookFeed,
+		"POST " + facebookV + "/{page}/photos":         facebookPhotos,
+		"POST " + facebookV + "/{page}/videos":         facebookVideos,
+		"POST " + facebookV + "/{page}/video_reels":    func(q *req) { facebookResumable(q, "reel") },
+		"POST " + facebookV + "/{page}/video_stories":  func(q *req) { facebookResumable(q, "video_story") },
+		"POST " + facebookV + "/{page}/photo_stories":  facebookPhotoStory,
+		"GET " + facebookV + "/{page}/published_posts": func(q *req) { facebookList(q, false) },
+		"GET " + facebookV + "/{page}/scheduled_posts": func(q *req) { facebookList(q, true) },
+		"GET " + facebookV + "/{page}/stories":         facebookStories,
+		"GET " + facebookV + "/{id}":                   facebookGet,
+		"DELETE " + facebookV + "/{id}":                facebookDelete,
+		"POST " + facebookV + "/{id}/comments":         facebookComment,
+		"POST /video-upload/" + GraphVersion + "/{id}": facebookUpload,
 	}
 }
 
-// fbPage answers the page of the path when the request carries that page's token.
-func fbPage(q *req) (*Channel, bool) {
-	page := peSeg(q, 2)
+// facebookPage answers the page of the path when the request carries that page's token.
+func facebookPage(q *req) (*Channel, bool) {
+	page := pathSegment(q, 2)
 	tok := q.net.bearer(q.r)
 	for i, c := range q.user.Channels {
 		if c.ID == page {
@@ -66,12 +66,12 @@ func fbPage(q *req) (*Channel, bool) {
 			return &q.user.Channels[i], true
 		}
 	}
-	fbMissing(q, page)
+	facebookMissing(q, page)
 	return nil, false
 }
 
-// fbTokenPage answers the page whose token the request carries ("" for a user token).
-func fbTokenPage(q *req) string {
+// facebookTokenPage answers the page whose token the request carries ("" for a user token).
+func facebookTokenPage(q *req) string {
 	tok := q.net.bearer(q.r)
 	for _, c := range q.user.Channels {
 		if c.Token == tok {
@@ -81,19 +81,19 @@ func fbTokenPage(q *req) string {
 	return ""
 }
 
-func fbMissing(q *req, id string) {
+func facebookMissing(q *req, id string) {
 	graphError(q, apiError{Status: http.StatusBadRequest, Code: "100", Message: fmt.Sprintf("Unsupported get request. Object with ID '%s' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api", id)})
 }
 
-func fbInvalid(q *req, msg string) {
+func facebookInvalid(q *req, msg string) {
 	graphError(q, apiError{Status: http.StatusBadRequest, Code: "100", Message: msg})
 }
 
-// fbID is a Graph object id.
-func fbID() string { return "1" + peNumID(14) }
+// facebookID is a Graph object id.
+func facebookID() string { return "1" + randomDigits(14) }
 
-// fbSchedule reads published/scheduled_publish_time: (scheduled, ok).
-func fbSchedule(q *req, f map[string][]string) (bool, bool) {
+// facebookSchedule reads published/scheduled_publish_time: (scheduled, ok).
+func facebookSchedule(q *req, f map[string][]string) (bool, bool) {
 	get := func(k string) string {
 		if v := f[k]; len(v) > 0 {
 			return v[0]
@@ -107,25 +107,25 @@ func fbSchedule(q *req, f map[string][]string) (bool, bool) {
 	s, err := strconv.ParseInt(at, 10, 64)
 	now := q.net.sb.Now()
 	if err != nil || get("published") != "false" || time.Unix(s, 0).Before(now.Add(10*time.Minute)) || time.Unix(s, 0).After(now.Add(30*24*time.Hour)) {
-		fbInvalid(q, "(#100) The specified scheduled publish time is invalid.")
+		facebookInvalid(q, "(#100) The specified scheduled publish time is invalid.")
 		return false, false
 	}
 	return true, true
 }
 
-func fbFeed(q *req) {
-	page, ok := fbPage(q)
+func facebookFeed(q *req) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	msg, link := f.Get("message"), f.Get("link")
 	if utf8.RuneCountInString(msg) > 63206 {
-		fbInvalid(q, "(#100) The message is too long.")
+		facebookInvalid(q, "(#100) The message is too long.")
 		return
 	}
-	if link != "" && !pePublicURL(link) {
-		fbInvalid(q, "(#100) link URL is not properly formatted")
+	if link != "" && !isFetchableURL(link) {
+		facebookInvalid(q, "(#100) link URL is not properly formatted")
 		return
 	}
 	var media []string
@@ -140,45 +140,45 @@ func fbFeed(q *req) {
 		_ = json.Unmarshal([]byte(raw), &am)
 		ph := q.net.live(am.MediaFBID, KindMedia)
 		if ph == nil || ph.Channel != page.ID || ph.Data["type"] != "photo" || ph.Data["used"] == true {
-			fbInvalid(q, fmt.Sprintf("(#100) param attached_media[%d] has invalid media_fbid %q", i, am.MediaFBID))
+			facebookInvalid(q, fmt.Sprintf("(#100) param attached_media[%d] has invalid media_fbid %q", i, am.MediaFBID))
 			return
 		}
 		media = append(media, am.MediaFBID)
 	}
 	if msg == "" && link == "" && len(media) == 0 {
-		fbInvalid(q, "(#100) Missing message or attachment.")
+		facebookInvalid(q, "(#100) Missing message or attachment.")
 		return
 	}
-	scheduled, ok := fbSchedule(q, f)
+	scheduled, ok := facebookSchedule(q, f)
 	if !ok {
 		return
 	}
 	for _, id := range media {
 		q.net.live(id, KindMedia).Data["used"] = true
 	}
-	postID := page.ID + "_" + fbID()
+	postID := page.ID + "_" + facebookID()
 	q.net.keep(Held{Kind: KindPost, ID: postID, User: q.user.Login, Channel: page.ID, Text: msg, Media: media,
 		URL:  "https://www.facebook.com/" + page.ID + "/posts/" + strings.TrimPrefix(postID, page.ID+"_"),
 		Data: map[string]any{"type": "feed", "link": link, "scheduled": scheduled, "text_format_preset_id": f.Get("text_format_preset_id")}})
 	q.json(http.StatusOK, map[string]any{"id": postID})
 }
 
-func fbPhotos(q *req) {
-	page, ok := fbPage(q)
+func facebookPhotos(q *req) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	u := f.Get("url")
 	if u == "" {
-		fbInvalid(q, "(#324) Requires upload file")
+		facebookInvalid(q, "(#324) Requires upload file")
 		return
 	}
-	if !pePublicURL(u) {
-		fbInvalid(q, "(#100) url should represent a valid URL")
+	if !isFetchableURL(u) {
+		facebookInvalid(q, "(#100) url should represent a valid URL")
 		return
 	}
-	photoID := fbID()
+	photoID := facebookID()
 	caption := f.Get("caption")
 	if caption == "" {
 		caption = f.Get("message")
@@ -189,7 +189,7 @@ func fbPhotos(q *req) {
 		q.json(http.StatusOK, map[string]any{"id": photoID})
 		return
 	}
-	scheduled, ok := fbSchedule(q, f)
+	scheduled, ok := facebookSchedule(q, f)
 	if !ok {
 		return
 	}
@@ -204,44 +204,44 @@ func fbPhotos(q *req) {
 	q.json(http.StatusOK, out)
 }
 
-func fbVideos(q *req) {
-	page, ok := fbPage(q)
+func facebookVideos(q *req) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	u := f.Get("file_url")
-	if !pePublicURL(u) {
-		fbInvalid(q, "(#100) Invalid file_url: the video file could not be retrieved")
+	if !isFetchableURL(u) {
+		facebookInvalid(q, "(#100) Invalid file_url: the video file could not be retrieved")
 		return
 	}
-	scheduled, ok := fbSchedule(q, f)
+	scheduled, ok := facebookSchedule(q, f)
 	if !ok {
 		return
 	}
-	id := fbID()
+	id := facebookID()
 	q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: page.ID, Text: f.Get("description"), Media: []string{u},
 		URL: "https://www.facebook.com/" + page.ID + "/videos/" + id + "/", Data: map[string]any{"type": "video", "title": f.Get("title"),
 			"scheduled": scheduled, "video_status": "processing", "polls": 0}})
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-// fbResumable is the start/finish of reels and video stories.
-func fbResumable(q *req, kind string) {
-	page, ok := fbPage(q)
+// facebookResumable is the start/finish of reels and video stories.
+func facebookResumable(q *req, kind string) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	switch f.Get("upload_phase") {
 	case "start":
-		id := fbID()
+		id := facebookID()
 		q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: page.ID, Data: map[string]any{"type": kind, "phase": "started"}})
 		q.json(http.StatusOK, map[string]any{"video_id": id, "upload_url": baseURL(q) + "/video-upload/" + GraphVersion + "/" + id})
 	case "finish":
 		v := q.net.live(f.Get("video_id"), KindMedia)
 		if v == nil || v.Channel != page.ID || v.Data["type"] != kind {
-			fbInvalid(q, fmt.Sprintf("(#100) Invalid video_id %q", f.Get("video_id")))
+			facebookInvalid(q, fmt.Sprintf("(#100) Invalid video_id %q", f.Get("video_id")))
 			return
 		}
 		if v.Data["phase"] == "started" {
@@ -255,7 +255,7 @@ func fbResumable(q *req, kind string) {
 		if kind == "reel" {
 			state := f.Get("video_state")
 			if state != "PUBLISHED" && state != "SCHEDULED" && state != "DRAFT" {
-				fbInvalid(q, "(#100) video_state must be one of PUBLISHED, SCHEDULED, DRAFT")
+				facebookInvalid(q, "(#100) video_state must be one of PUBLISHED, SCHEDULED, DRAFT")
 				return
 			}
 			v.Data["phase"], v.Data["post_id"] = "finished", v.ID
@@ -265,19 +265,19 @@ func fbResumable(q *req, kind string) {
 			q.json(http.StatusOK, map[string]any{"success": true})
 			return
 		}
-		postID := page.ID + "_" + fbID()
+		postID := page.ID + "_" + facebookID()
 		v.Data["phase"], v.Data["post_id"] = "finished", postID
 		q.net.keep(Held{Kind: KindPost, ID: postID, User: q.user.Login, Channel: page.ID, Media: []string{v.Data["file"].(string)},
 			URL: "https://www.facebook.com/stories/" + page.ID + "/" + strings.TrimPrefix(postID, page.ID+"_"), Data: map[string]any{"type": "story", "video_id": v.ID}})
 		q.json(http.StatusOK, map[string]any{"success": true, "post_id": postID})
 	default:
-		fbInvalid(q, "(#100) upload_phase must be one of start, finish")
+		facebookInvalid(q, "(#100) upload_phase must be one of start, finish")
 	}
 }
 
-// fbUpload receives a started video at rupload: a file_url header (Meta pulls it) or the bytes.
-func fbUpload(q *req) {
-	v := q.net.live(peSeg(q, 3), KindMedia)
+// facebookUpload receives a started video at rupload: a file_url header (Meta pulls it) or the bytes.
+func facebookUpload(q *req) {
+	v := q.net.live(pathSegment(q, 3), KindMedia)
 	if v == nil || v.User != q.user.Login || (v.Data["type"] != "reel" && v.Data["type"] != "video_story") {
 		q.json(http.StatusBadRequest, map[string]any{"debug_info": map[string]any{"type": "ProcessingFailedError", "message": "Invalid video id"}})
 		return
@@ -290,7 +290,7 @@ func fbUpload(q *req) {
 			return
 		}
 		file = fmt.Sprintf("bytes:%d", len(b))
-	} else if !pePublicURL(file) {
+	} else if !isFetchableURL(file) {
 		q.json(http.StatusBadRequest, map[string]any{"debug_info": map[string]any{"type": "ProcessingFailedError", "message": "Invalid file_url"}})
 		return
 	}
@@ -298,39 +298,39 @@ func fbUpload(q *req) {
 	q.json(http.StatusOK, map[string]any{"success": true})
 }
 
-func fbPhotoStory(q *req) {
-	page, ok := fbPage(q)
+func facebookPhotoStory(q *req) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	ph := q.net.live(f.Get("photo_id"), KindMedia)
 	if ph == nil || ph.Channel != page.ID || ph.Data["type"] != "photo" || ph.Data["used"] == true {
-		fbInvalid(q, fmt.Sprintf("(#100) Invalid photo_id %q", f.Get("photo_id")))
+		facebookInvalid(q, fmt.Sprintf("(#100) Invalid photo_id %q", f.Get("photo_id")))
 		return
 	}
 	ph.Data["used"] = true
-	postID := page.ID + "_" + fbID()
+	postID := page.ID + "_" + facebookID()
 	q.net.keep(Held{Kind: KindPost, ID: postID, User: q.user.Login, Channel: page.ID, Media: ph.Media,
 		URL: "https://www.facebook.com/stories/" + page.ID + "/" + strings.TrimPrefix(postID, page.ID+"_"), Data: map[string]any{"type": "story", "photo_id": ph.ID}})
 	q.json(http.StatusOK, map[string]any{"success": true, "post_id": postID})
 }
 
-// fbObject answers a live post, photo/video or comment the token's page owns.
-func fbObject(q *req) *Held {
-	id := peSeg(q, 2)
+// facebookObject answers a live post, photo/video or comment the token's page owns.
+func facebookObject(q *req) *Held {
+	id := pathSegment(q, 2)
 	h := q.net.live(id, KindPost) // a finished reel is a post with its video's id
 	if h == nil {
 		h = q.net.live(id, KindComment, KindMedia)
 	}
-	if h == nil || h.User != q.user.Login || (fbTokenPage(q) != "" && h.Channel != fbTokenPage(q)) {
-		fbMissing(q, id)
+	if h == nil || h.User != q.user.Login || (facebookTokenPage(q) != "" && h.Channel != facebookTokenPage(q)) {
+		facebookMissing(q, id)
 		return nil
 	}
 	return h
 }
 
-func fbView(h *Held) map[string]any {
+func facebookView(h *Held) map[string]any {
 	out := map[string]any{"id": h.ID, "created_time": h.At.Format("2006-01-02T15:04:05-0700")}
 	if h.Text != "" {
 		out["message"] = h.Text
@@ -342,7 +342,7 @@ func fbView(h *Held) map[string]any {
 		}
 	}
 	if s, ok := h.Data["video_status"].(string); ok {
-		if s == "processing" && pePolls(h) >= 1 {
+		if s == "processing" && countPoll(h) >= 1 {
 			s = "ready"
 			h.Data["video_status"] = s
 		}
@@ -357,15 +357,15 @@ func fbView(h *Held) map[string]any {
 	return out
 }
 
-func fbGet(q *req) {
+func facebookGet(q *req) {
 	for _, c := range q.user.Channels { // a page: its fields, with its token for its admin
-		if c.ID == peSeg(q, 2) {
+		if c.ID == pathSegment(q, 2) {
 			q.json(http.StatusOK, map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token})
 			return
 		}
 	}
-	if h := fbObject(q); h != nil {
-		view := fbView(h)
+	if h := facebookObject(q); h != nil {
+		view := facebookView(h)
 		if fields := q.r.URL.Query().Get("fields"); fields != "" {
 			keep := map[string]any{"id": view["id"]}
 			for _, f := range strings.Split(fields, ",") {
@@ -379,8 +379,8 @@ func fbGet(q *req) {
 	}
 }
 
-func fbList(q *req, scheduled bool) {
-	page, ok := fbPage(q)
+func facebookList(q *req, scheduled bool) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}
@@ -389,7 +389,7 @@ func fbList(q *req, scheduled bool) {
 	for i := len(held) - 1; i >= 0; i-- {
 		h := held[i]
 		if h.Channel == page.ID && (h.Data["scheduled"] == true) == scheduled && h.Data["type"] != "story" {
-			v := fbView(h)
+			v := facebookView(h)
 			delete(v, "status")
 			data = append(data, v)
 		}
@@ -397,36 +397,36 @@ func fbList(q *req, scheduled bool) {
 	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }
 
-func fbDelete(q *req) {
-	if h := fbObject(q); h != nil {
+func facebookDelete(q *req) {
+	if h := facebookObject(q); h != nil {
 		q.net.remove(h)
 		q.json(http.StatusOK, map[string]any{"success": true})
 	}
 }
 
-func fbComment(q *req) {
-	parent := fbObject(q)
+func facebookComment(q *req) {
+	parent := facebookObject(q)
 	if parent == nil {
 		return
 	}
 	if parent.Kind == KindMedia {
-		fbMissing(q, parent.ID)
+		facebookMissing(q, parent.ID)
 		return
 	}
-	msg := peForm(q.r).Get("message")
+	msg := formValues(q.r).Get("message")
 	if msg == "" {
-		fbInvalid(q, "(#100) Missing message or attachment.")
+		facebookInvalid(q, "(#100) Missing message or attachment.")
 		return
 	}
-	id := strings.TrimPrefix(parent.ID, parent.Channel+"_") + "_" + fbID()
+	id := strings.TrimPrefix(parent.ID, parent.Channel+"_") + "_" + facebookID()
 	q.net.keep(Held{Kind: KindComment, ID: id, User: q.user.Login, Channel: parent.Channel, Text: msg, Parent: parent.ID})
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-// fbStories lists the page's stories (Page Stories API): post_id, status, creation_time,
+// facebookStories lists the page's stories (Page Stories API): post_id, status, creation_time,
 // media_type, media_id, url.
-func fbStories(q *req) {
-	page, ok := fbPage(q)
+func facebookStories(q *req) {
+	page, ok := facebookPage(q)
 	if !ok {
 		return
 	}

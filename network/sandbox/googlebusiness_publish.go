@@ -15,20 +15,20 @@ import (
 // once; searchUrl is Google's local.google.com link.
 func googleBusinessPublish(d *dialect) {
 	base := "/v4/accounts/{a}/locations/{l}/localPosts"
-	d.routes["POST "+base] = gbpCreate
-	d.routes["GET "+base] = gbpList
-	d.routes["GET "+base+"/{id}"] = gbpGet
-	d.routes["DELETE "+base+"/{id}"] = gbpDelete
+	d.routes["POST "+base] = googleBusinessCreate
+	d.routes["GET "+base] = googleBusinessList
+	d.routes["GET "+base+"/{id}"] = googleBusinessGet
+	d.routes["DELETE "+base+"/{id}"] = googleBusinessDelete
 }
 
-// gbpLocation answers the location of the path when the caller manages it.
-func gbpLocation(q *req) (string, bool) {
-	if peSeg(q, 3) != q.user.ID {
+// googleBusinessLocation answers the location of the path when the caller manages it.
+func googleBusinessLocation(q *req) (string, bool) {
+	if pathSegment(q, 3) != q.user.ID {
 		googleError(q, apiError{Status: http.StatusForbidden, Message: "The caller does not have permission"})
 		return "", false
 	}
 	for _, c := range q.user.Channels {
-		if c.ID == peSeg(q, 5) {
+		if c.ID == pathSegment(q, 5) {
 			return "accounts/" + q.user.ID + "/locations/" + c.ID, true
 		}
 	}
@@ -36,7 +36,7 @@ func gbpLocation(q *req) (string, bool) {
 	return "", false
 }
 
-func gbpView(h *Held) map[string]any {
+func googleBusinessView(h *Held) map[string]any {
 	out := map[string]any{}
 	for k, v := range h.Data {
 		if k != "polls" {
@@ -49,8 +49,8 @@ func gbpView(h *Held) map[string]any {
 	return out
 }
 
-func gbpCreate(q *req) {
-	loc, ok := gbpLocation(q)
+func googleBusinessCreate(q *req) {
+	loc, ok := googleBusinessLocation(q)
 	if !ok {
 		return
 	}
@@ -85,7 +85,7 @@ func gbpCreate(q *req) {
 				return
 			}
 		case "BOOK", "ORDER", "SHOP", "LEARN_MORE", "SIGN_UP":
-			if !pePublicURL(str(cta, "url")) {
+			if !isFetchableURL(str(cta, "url")) {
 				bad("Request contains an invalid argument. callToAction.url is invalid.")
 				return
 			}
@@ -117,7 +117,7 @@ func gbpCreate(q *req) {
 	}
 	for _, m := range media {
 		mm, _ := m.(map[string]any)
-		if str(mm, "mediaFormat") != "PHOTO" || !pePublicURL(str(mm, "sourceUrl")) {
+		if str(mm, "mediaFormat") != "PHOTO" || !isFetchableURL(str(mm, "sourceUrl")) {
 			bad("Request contains an invalid argument. media[].sourceUrl must be a public photo URL (mediaFormat PHOTO).")
 			return
 		}
@@ -126,11 +126,11 @@ func gbpCreate(q *req) {
 	id := numericID(loc + "/post/" + randID(""))
 	h := q.net.keep(Held{Kind: KindPost, ID: loc + "/localPosts/" + id, User: q.user.Login, Channel: loc, Text: summary, Media: urls,
 		URL: "https://local.google.com/place?id=" + numericID(loc) + "&use=posts&lpsid=" + id, Data: p})
-	q.json(http.StatusOK, gbpView(h))
+	q.json(http.StatusOK, googleBusinessView(h))
 }
 
-func gbpList(q *req) {
-	loc, ok := gbpLocation(q)
+func googleBusinessList(q *req) {
+	loc, ok := googleBusinessLocation(q)
 	if !ok {
 		return
 	}
@@ -138,14 +138,14 @@ func gbpList(q *req) {
 	held := q.net.heldBy(KindPost, q.user.Login)
 	for i := len(held) - 1; i >= 0; i-- { // newest first, as Google lists them
 		if held[i].Channel == loc {
-			posts = append(posts, gbpView(held[i]))
+			posts = append(posts, googleBusinessView(held[i]))
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"localPosts": posts, "totalSize": len(posts)})
 }
 
-func gbpPost(q *req) *Held {
-	loc, ok := gbpLocation(q)
+func googleBusinessPost(q *req) *Held {
+	loc, ok := googleBusinessLocation(q)
 	if !ok {
 		return nil
 	}
@@ -157,14 +157,14 @@ func gbpPost(q *req) *Held {
 	return h
 }
 
-func gbpGet(q *req) {
-	if h := gbpPost(q); h != nil {
-		q.json(http.StatusOK, gbpView(h))
+func googleBusinessGet(q *req) {
+	if h := googleBusinessPost(q); h != nil {
+		q.json(http.StatusOK, googleBusinessView(h))
 	}
 }
 
-func gbpDelete(q *req) {
-	if h := gbpPost(q); h != nil {
+func googleBusinessDelete(q *req) {
+	if h := googleBusinessPost(q); h != nil {
 		q.net.remove(h)
 		q.json(http.StatusOK, map[string]any{})
 	}

@@ -1,9 +1,6 @@
 package sandbox
 
 import (
-	"encoding/json"
-	"io"
-	"net/http"
 	"slices"
 	"time"
 
@@ -103,17 +100,23 @@ func (n *Net) live(id string, kinds ...string) *Held {
 	return nil
 }
 
-// decodeJSON decodes a JSON request body (at most 8 MiB) into v; false when it is not valid JSON.
-func decodeJSON(r *http.Request, v any) bool {
-	b, err := io.ReadAll(io.LimitReader(r.Body, 8<<20))
-	return err == nil && json.Unmarshal(b, v) == nil
+// heldIn answers the live held things of a kind (any user) in a channel, oldest first.
+func (n *Net) heldIn(kind, channel string) []*Held {
+	var out []*Held
+	for _, h := range n.held {
+		if h.Kind == kind && h.Channel == channel && h.DeletedAt == nil {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
-// baseURL is this network's sandbox URL as the client reached it (for upload URLs handed out).
-func baseURL(q *req) string {
-	scheme := "http"
-	if q.r.TLS != nil || q.r.Header.Get("X-Forwarded-Proto") == "https" {
-		scheme = "https"
+// heldWith answers held things of a kind whose Data[key] equals v.
+func (n *Net) heldWith(kind, key, v string) *Held {
+	for _, h := range n.held {
+		if h.Kind == kind && h.Data != nil && h.Data[key] == v {
+			return h
+		}
 	}
-	return scheme + "://" + q.r.Host + "/sandbox/" + q.net.d.seg
+	return nil
 }

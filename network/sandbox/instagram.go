@@ -14,9 +14,9 @@ import (
 func instagramDialect() *dialect {
 	d := facebookDialect()
 	d.seg, d.title, d.network = "instagram", "Instagram", app.Instagram
-	fbUser := d.newUser
+	facebookUser := d.newUser
 	d.newUser = func(n *Net, u *User) {
-		fbUser(n, u)
+		facebookUser(n, u)
 		u.Channels = append(u.Channels, Channel{ID: numericID(u.ID + "/page-noig"), Name: "Sandbox Page without Instagram", Token: randID("facebook-page-")})
 		for i := range u.Channels[:len(u.Channels)-1] {
 			c := &u.Channels[i]
@@ -24,19 +24,21 @@ func instagramDialect() *dialect {
 			c.IGUsername = strings.ReplaceAll(strings.ToLower(c.Name), " ", "_")
 		}
 	}
-	d.routes["GET /"+GraphVersion+"/me/accounts"] = func(q *req) {
-		data := []map[string]any{}
-		for _, c := range q.user.Channels {
-			p := map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token}
-			if c.IGID != "" {
-				p["instagram_business_account"] = map[string]any{"id": c.IGID, "username": c.IGUsername, "name": c.Name,
-					"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg"}
-			}
-			data = append(data, p)
-		}
-		q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
-	}
+	d.routes["GET /"+GraphVersion+"/me/accounts"] = instagramAccounts
 	instagramPublish(d)
 	instagramLogin(d) // instagram_login.go
 	return d
+}
+
+func instagramAccounts(q *req) {
+	data := []map[string]any{}
+	for _, c := range q.user.Channels {
+		p := map[string]any{"id": c.ID, "name": c.Name, "access_token": c.Token}
+		if c.IGID != "" {
+			p["instagram_business_account"] = map[string]any{"id": c.IGID, "username": c.IGUsername, "name": c.Name,
+				"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg"}
+		}
+		data = append(data, p)
+	}
+	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }

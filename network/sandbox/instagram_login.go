@@ -28,30 +28,31 @@ func instagramLogin(d *dialect) {
 		d.unauthenticated = map[string]func(q *req){}
 	}
 	d.unauthenticated["GET /oauth/authorize"] = func(q *req) { q.net.authorize(q) }
-	d.unauthenticated["POST /oauth/access_token"] = igLoginCode
-	d.unauthenticated["GET /access_token"] = igLoginLongLived("ig_exchange_token", true)
-	d.unauthenticated["GET /refresh_access_token"] = igLoginLongLived("ig_refresh_token", false)
-	fbMe := d.routes["GET /"+GraphVersion+"/me"]
-	d.routes["GET /"+GraphVersion+"/me"] = func(q *req) {
-		if !igLoginToken(q.tok) {
-			fbMe(q)
-			return
-		}
-		c := igLoginAccount(q.user)
-		if c == nil {
-			fbMissing(q, "me")
-			return
-		}
-		q.json(http.StatusOK, map[string]any{"id": igAppScopedID(c), "user_id": c.IGID, "username": c.IGUsername, "name": c.Name,
-			"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg", "account_type": "BUSINESS"})
-	}
+	d.unauthenticated["POST /oauth/access_token"] = instagramLoginCode
+	d.unauthenticated["GET /access_token"] = instagramLoginLongLived("ig_exchange_token", true)
+	d.unauthenticated["GET /refresh_access_token"] = instagramLoginLongLived("ig_refresh_token", false)
+	d.routes["GET /"+GraphVersion+"/me"] = instagramLoginMe
 }
 
-// igLoginToken reports whether a token was issued through Instagram Login.
-func igLoginToken(t *issued) bool { return t != nil && strings.HasPrefix(t.token, "IGAA") }
+func instagramLoginMe(q *req) {
+	if !instagramLoginToken(q.tok) {
+		facebookMe(q) // the Facebook Login answer
+		return
+	}
+	c := instagramLoginAccount(q.user)
+	if c == nil {
+		facebookMissing(q, "me")
+		return
+	}
+	q.json(http.StatusOK, map[string]any{"id": instagramAppScopedID(c), "user_id": c.IGID, "username": c.IGUsername, "name": c.Name,
+		"profile_picture_url": "https://sandbox.crier.invalid/instagram/" + c.IGUsername + ".jpg", "account_type": "BUSINESS"})
+}
 
-// igLoginAccount is the professional account an Instagram Login user signs in as.
-func igLoginAccount(u *User) *Channel {
+// instagramLoginToken reports whether a token was issued through Instagram Login.
+func instagramLoginToken(t *issued) bool { return t != nil && strings.HasPrefix(t.token, "IGAA") }
+
+// instagramLoginAccount is the professional account an Instagram Login user signs in as.
+func instagramLoginAccount(u *User) *Channel {
 	for i := range u.Channels {
 		if u.Channels[i].IGID != "" {
 			return &u.Channels[i]
@@ -60,48 +61,48 @@ func igLoginAccount(u *User) *Channel {
 	return nil
 }
 
-func igAppScopedID(c *Channel) string { return numericID(c.IGID + "/app-scoped") }
+func instagramAppScopedID(c *Channel) string { return numericID(c.IGID + "/app-scoped") }
 
-// igLoginError answers api.instagram.com's token errors.
-func igLoginError(q *req, status int, msg string) {
+// instagramLoginError answers api.instagram.com's token errors.
+func instagramLoginError(q *req, status int, msg string) {
 	q.json(status, map[string]any{"error_type": "OAuthException", "code": status, "error_message": msg})
 }
 
-// igLoginCode is api.instagram.com/oauth/access_token: the code for a short-lived token.
-func igLoginCode(q *req) {
+// instagramLoginCode is api.instagram.com/oauth/access_token: the code for a short-lived token.
+func instagramLoginCode(q *req) {
 	_ = q.r.ParseForm()
 	f := q.r.PostForm
 	if f.Get("client_id") != ClientID("instagram") || f.Get("client_secret") != ClientSecret("instagram") {
-		igLoginError(q, http.StatusBadRequest, "Invalid platform app")
+		instagramLoginError(q, http.StatusBadRequest, "Invalid platform app")
 		return
 	}
 	if f.Get("grant_type") != "authorization_code" {
-		igLoginError(q, http.StatusBadRequest, "Invalid grant_type")
+		instagramLoginError(q, http.StatusBadRequest, "Invalid grant_type")
 		return
 	}
 	g, ok := q.net.codes[f.Get("code")]
 	if !ok || g.expires.Before(q.net.sb.Now()) || !strings.Contains(g.scope, "instagram_business_basic") {
-		igLoginError(q, http.StatusBadRequest, "Invalid authorization code")
+		instagramLoginError(q, http.StatusBadRequest, "Invalid authorization code")
 		return
 	}
 	delete(q.net.codes, f.Get("code"))
 	if g.redirectURI != f.Get("redirect_uri") {
-		igLoginError(q, http.StatusBadRequest, "Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request")
+		instagramLoginError(q, http.StatusBadRequest, "Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request")
 		return
 	}
-	c := igLoginAccount(g.user)
+	c := instagramLoginAccount(g.user)
 	if c == nil {
-		igLoginError(q, http.StatusBadRequest, "The user is not an Instagram professional account")
+		instagramLoginError(q, http.StatusBadRequest, "The user is not an Instagram professional account")
 		return
 	}
 	access := randID("IGAA")
 	q.net.access[access] = &issued{user: g.user, scope: g.scope, expires: q.net.sb.Now().Add(time.Hour), token: access}
-	q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"access_token": access, "user_id": igAppScopedID(c), "permissions": g.scope}}})
+	q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"access_token": access, "user_id": instagramAppScopedID(c), "permissions": g.scope}}})
 }
 
-// igLoginLongLived is graph.instagram.com's /access_token (ig_exchange_token, with the app secret)
+// instagramLoginLongLived is graph.instagram.com's /access_token (ig_exchange_token, with the app secret)
 // and /refresh_access_token (ig_refresh_token): a valid Instagram Login token for a 60-day one.
-func igLoginLongLived(grant string, needSecret bool) func(q *req) {
+func instagramLoginLongLived(grant string, needSecret bool) func(q *req) {
 	return func(q *req) {
 		v := q.r.URL.Query()
 		if v.Get("grant_type") != grant || (needSecret && v.Get("client_secret") != ClientSecret("instagram")) {
@@ -109,7 +110,7 @@ func igLoginLongLived(grant string, needSecret bool) func(q *req) {
 			return
 		}
 		t, ok := q.net.access[v.Get("access_token")]
-		if !ok || !igLoginToken(t) || t.revoked || !t.expires.After(q.net.sb.Now()) {
+		if !ok || !instagramLoginToken(t) || t.revoked || !t.expires.After(q.net.sb.Now()) {
 			graphError(q, apiError{Status: http.StatusBadRequest, Code: "190", Message: "Error validating access token: Session has expired or the token is invalid."})
 			return
 		}

@@ -32,36 +32,40 @@ func instagramPublish(d *dialect) {
 			}
 		}
 	}
-	d.routes["POST "+fbV+"/{ig}/media"] = igCreate
-	d.routes["POST "+fbV+"/{ig}/media_publish"] = igPublish
-	d.routes["GET "+fbV+"/{ig}/media"] = func(q *req) { igList(q, false) }
-	d.routes["GET "+fbV+"/{ig}/stories"] = func(q *req) { igList(q, true) }
-	d.routes["GET "+fbV+"/{ig}/content_publishing_limit"] = func(q *req) {
-		if c := igAccount(q); c != nil {
-			q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": igUsed(q, c.IGID),
-				"config": map[string]any{"quota_total": igDailyCap, "quota_duration": 86400}}}})
-		}
-	}
-	d.routes["GET "+fbV+"/{id}"] = igGet
-	d.routes["DELETE "+fbV+"/{id}"] = func(q *req) {
-		h := q.net.live(peSeg(q, 2), KindPost, KindComment)
-		if h == nil || h.User != q.user.Login {
-			fbMissing(q, peSeg(q, 2))
-			return
-		}
-		q.net.remove(h)
-		q.json(http.StatusOK, map[string]any{"success": true})
-	}
-	d.routes["POST "+fbV+"/{id}/comments"] = func(q *req) { igComment(q, KindPost) }
-	d.routes["POST "+fbV+"/{id}/replies"] = func(q *req) { igComment(q, KindComment) }
+	d.routes["POST "+facebookV+"/{ig}/media"] = instagramCreate
+	d.routes["POST "+facebookV+"/{ig}/media_publish"] = instagramPublishContainer
+	d.routes["GET "+facebookV+"/{ig}/media"] = func(q *req) { instagramList(q, false) }
+	d.routes["GET "+facebookV+"/{ig}/stories"] = func(q *req) { instagramList(q, true) }
+	d.routes["GET "+facebookV+"/{ig}/content_publishing_limit"] = instagramPublishingLimit
+	d.routes["GET "+facebookV+"/{id}"] = instagramGet
+	d.routes["DELETE "+facebookV+"/{id}"] = instagramDelete
+	d.routes["POST "+facebookV+"/{id}/comments"] = func(q *req) { instagramComment(q, KindPost) }
+	d.routes["POST "+facebookV+"/{id}/replies"] = func(q *req) { instagramComment(q, KindComment) }
 }
 
-const igContainer = "ig-container"
+func instagramPublishingLimit(q *req) {
+	if c := instagramAccount(q); c != nil {
+		q.json(http.StatusOK, map[string]any{"data": []map[string]any{{"quota_usage": instagramUsed(q, c.IGID),
+			"config": map[string]any{"quota_total": instagramDailyCap, "quota_duration": 86400}}}})
+	}
+}
 
-// igDailyCap is the publishing limit per rolling 24 hours (carousels count once).
-const igDailyCap = 100
+func instagramDelete(q *req) {
+	h := q.net.live(pathSegment(q, 2), KindPost, KindComment)
+	if h == nil || h.User != q.user.Login {
+		facebookMissing(q, pathSegment(q, 2))
+		return
+	}
+	q.net.remove(h)
+	q.json(http.StatusOK, map[string]any{"success": true})
+}
 
-func igUsed(q *req, ig string) int {
+const instagramContainer = "ig-container"
+
+// instagramDailyCap is the publishing limit per rolling 24 hours (carousels count once).
+const instagramDailyCap = 100
+
+func instagramUsed(q *req, ig string) int {
 	used := 0
 	for _, h := range q.net.held { // deleted posts count too
 		if h.Kind == KindPost && h.Channel == ig && q.net.sb.Now().Sub(h.At) < 24*time.Hour {
@@ -71,24 +75,24 @@ func igUsed(q *req, ig string) int {
 	return used
 }
 
-// igAccount answers the Instagram account of the path when the token may publish for it.
-func igAccount(q *req) *Channel {
-	id := peSeg(q, 2)
+// instagramAccount answers the Instagram account of the path when the token may publish for it.
+func instagramAccount(q *req) *Channel {
+	id := pathSegment(q, 2)
 	for i, c := range q.user.Channels {
-		if igLoginToken(q.tok) && igLoginAccount(q.user) != &q.user.Channels[i] {
+		if instagramLoginToken(q.tok) && instagramLoginAccount(q.user) != &q.user.Channels[i] {
 			continue // an Instagram Login token acts for its own account only
 		}
 		if c.IGID == id && c.IGID != "" {
 			return &q.user.Channels[i]
 		}
 	}
-	fbMissing(q, id)
+	facebookMissing(q, id)
 	return nil
 }
 
-// igError answers an Instagram publishing error: Graph's shape with the error_subcode and
+// instagramError answers an Instagram publishing error: Graph's shape with the error_subcode and
 // error_user_msg Meta adds to them.
-func igError(q *req, code, sub int, msg, user string) {
+func instagramError(q *req, code, sub int, msg, user string) {
 	body := map[string]any{"message": msg, "type": "OAuthException", "code": code, "error_subcode": sub, "is_transient": false,
 		"fbtrace_id": randID("A")[:12]}
 	if user != "" {
@@ -97,28 +101,28 @@ func igError(q *req, code, sub int, msg, user string) {
 	q.json(http.StatusBadRequest, map[string]any{"error": body})
 }
 
-func igCreate(q *req) {
-	acc := igAccount(q)
+func instagramCreate(q *req) {
+	acc := instagramAccount(q)
 	if acc == nil {
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	mt, img, vid, caption := f.Get("media_type"), f.Get("image_url"), f.Get("video_url"), f.Get("caption")
 	carouselItem := f.Get("is_carousel_item") == "true"
-	bad := func(msg string) { fbInvalid(q, msg) }
+	bad := func(msg string) { facebookInvalid(q, msg) }
 	if utf8.RuneCountInString(caption) > 2200 {
-		igError(q, 100, 2207010, "The caption is too long. Please shorten it and try again.", "")
+		instagramError(q, 100, 2207010, "The caption is too long. Please shorten it and try again.", "")
 		return
 	}
 	if strings.Count(caption, "#") > 30 {
 		bad("(#100) The caption contains more than 30 hashtags.")
 		return
 	}
-	data := map[string]any{"type": igContainer, "status": "IN_PROGRESS", "polls": 0, "ig": acc.IGID, "caption": caption}
+	data := map[string]any{"type": instagramContainer, "status": "IN_PROGRESS", "polls": 0, "ig": acc.IGID, "caption": caption}
 	var media []string
 	switch mt {
 	case "", "IMAGE":
-		if !pePublicURL(img) || vid != "" {
+		if !isFetchableURL(img) || vid != "" {
 			bad("(#100) The parameter image_url is required.")
 			return
 		}
@@ -133,7 +137,7 @@ func igCreate(q *req) {
 		if mt == "STORIES" && img != "" {
 			u = img
 		}
-		if !pePublicURL(u) {
+		if !isFetchableURL(u) {
 			bad("(#100) The parameter video_url is required.")
 			return
 		}
@@ -155,7 +159,7 @@ func igCreate(q *req) {
 				return
 			}
 			if c.Data["status"] != "FINISHED" {
-				igError(q, 9007, 2207027, "Media ID is not available", "The media is not ready for publishing, please wait for a moment")
+				instagramError(q, 9007, 2207027, "Media ID is not available", "The media is not ready for publishing, please wait for a moment")
 				return
 			}
 			media = append(media, c.Media...)
@@ -209,35 +213,35 @@ func igCreate(q *req) {
 			data[k] = v
 		}
 	}
-	id := "17" + peNumID(15)
+	id := "17" + randomDigits(15)
 	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: acc.IGID, Text: caption, Media: media, Data: data})
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-func igPublish(q *req) {
-	acc := igAccount(q)
+func instagramPublishContainer(q *req) {
+	acc := instagramAccount(q)
 	if acc == nil {
 		return
 	}
-	c := q.net.live(peForm(q.r).Get("creation_id"), KindMedia)
-	if c == nil || c.Data["type"] != igContainer || c.Data["ig"] != acc.IGID || c.Data["carousel_item"] == true {
-		fbInvalid(q, "(#100) Param creation_id is not a valid media container")
+	c := q.net.live(formValues(q.r).Get("creation_id"), KindMedia)
+	if c == nil || c.Data["type"] != instagramContainer || c.Data["ig"] != acc.IGID || c.Data["carousel_item"] == true {
+		facebookInvalid(q, "(#100) Param creation_id is not a valid media container")
 		return
 	}
 	switch c.Data["status"] {
 	case "IN_PROGRESS":
-		igError(q, 9007, 2207027, "Media ID is not available", "The media is not ready for publishing, please wait for a moment")
+		instagramError(q, 9007, 2207027, "Media ID is not available", "The media is not ready for publishing, please wait for a moment")
 		return
 	case "PUBLISHED":
-		igError(q, 9007, 2207006, "The media has already been published", "")
+		instagramError(q, 9007, 2207006, "The media has already been published", "")
 		return
 	}
-	if igUsed(q, acc.IGID) >= igDailyCap {
-		igError(q, 9, 2207042, "You have reached the maximum number of posts that can be published in 24 hours.", "")
+	if instagramUsed(q, acc.IGID) >= instagramDailyCap {
+		instagramError(q, 9, 2207042, "You have reached the maximum number of posts that can be published in 24 hours.", "")
 		return
 	}
 	c.Data["status"] = "PUBLISHED"
-	id := "18" + peNumID(15)
+	id := "18" + randomDigits(15)
 	short := strings.ToUpper(randID("")[:4]) + randID("")[:7]
 	path := "/p/"
 	if c.Data["product"] == "REELS" {
@@ -257,7 +261,7 @@ func igPublish(q *req) {
 	q.json(http.StatusOK, map[string]any{"id": id})
 }
 
-func igView(h *Held) map[string]any {
+func instagramView(h *Held) map[string]any {
 	out := map[string]any{"id": h.ID, "timestamp": h.At.Format("2006-01-02T15:04:05-0700"), "permalink": h.URL,
 		"media_type": h.Data["media_type"], "media_product_type": h.Data["product"], "shortcode": h.Data["shortcode"]}
 	if h.Text != "" {
@@ -266,17 +270,17 @@ func igView(h *Held) map[string]any {
 	return out
 }
 
-func igGet(q *req) {
-	id := peSeg(q, 2)
+func instagramGet(q *req) {
+	id := pathSegment(q, 2)
 	h := q.net.live(id, KindPost, KindMedia, KindComment)
 	if h == nil || h.User != q.user.Login {
-		fbMissing(q, id)
+		facebookMissing(q, id)
 		return
 	}
 	var out map[string]any
 	switch h.Kind {
 	case KindMedia:
-		if h.Data["status"] == "IN_PROGRESS" && pePolls(h) >= 1 {
+		if h.Data["status"] == "IN_PROGRESS" && countPoll(h) >= 1 {
 			h.Data["status"] = "FINISHED"
 		}
 		status := map[string]string{"IN_PROGRESS": "In Progress: Media is still being processed.", "FINISHED": "Finished: Media has been uploaded and it is ready to be published.",
@@ -285,7 +289,7 @@ func igGet(q *req) {
 	case KindComment:
 		out = map[string]any{"id": h.ID, "text": h.Text, "timestamp": h.At.Format("2006-01-02T15:04:05-0700"), "username": h.User}
 	default:
-		out = igView(h)
+		out = instagramView(h)
 	}
 	if fields := q.r.URL.Query().Get("fields"); fields != "" {
 		keep := map[string]any{"id": h.ID}
@@ -299,8 +303,8 @@ func igGet(q *req) {
 	q.json(http.StatusOK, out)
 }
 
-func igList(q *req, stories bool) {
-	acc := igAccount(q)
+func instagramList(q *req, stories bool) {
+	acc := instagramAccount(q)
 	if acc == nil {
 		return
 	}
@@ -309,25 +313,25 @@ func igList(q *req, stories bool) {
 	for i := len(held) - 1; i >= 0; i-- {
 		h := held[i]
 		if h.Channel == acc.IGID && (h.Data["product"] == "STORY") == stories {
-			data = append(data, igView(h))
+			data = append(data, instagramView(h))
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "QVFIUk", "after": "QVFIUl"}}})
 }
 
-func igComment(q *req, parentKind string) {
-	id := peSeg(q, 2)
+func instagramComment(q *req, parentKind string) {
+	id := pathSegment(q, 2)
 	p := q.net.live(id, parentKind)
 	if p == nil || p.User != q.user.Login {
-		fbMissing(q, id)
+		facebookMissing(q, id)
 		return
 	}
-	msg := peForm(q.r).Get("message")
+	msg := formValues(q.r).Get("message")
 	if msg == "" {
-		fbInvalid(q, "(#100) The parameter message is required")
+		facebookInvalid(q, "(#100) The parameter message is required")
 		return
 	}
-	cid := "17" + peNumID(15)
+	cid := "17" + randomDigits(15)
 	q.net.keep(Held{Kind: KindComment, ID: cid, User: q.user.Login, Channel: p.Channel, Text: msg, Parent: p.ID})
 	q.json(http.StatusOK, map[string]any{"id": cid})
 }

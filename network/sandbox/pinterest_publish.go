@@ -7,9 +7,12 @@ import (
 	"regexp"
 	"time"
 	"unicode/utf8"
-
-	"github.com/crier/crier/app"
 )
+
+// Registered videos are held media (Data type "pinterest-video").
+const pinterestMediaKind = KindMedia
+
+var pinterestNumeric = regexp.MustCompile(`^[0-9]+$`)
 
 // Pinterest pins (API v5): POST /v5/pins with every media_source type (image_url and
 // multiple_image_urls recorded by URL and never fetched; image_base64 decoded; video_id of a
@@ -17,21 +20,6 @@ import (
 // POST /v5/media → S3-style form upload to upload_url (POST /sandbox/pinterest/media-upload) →
 // GET /v5/media/{id} (registered → processing → succeeded on the second read). Validation and
 // messages follow the spec's Pinterest error table. 429s carry X-RateLimit-* headers.
-//
-// Registered from here (init) so the shared reddit_pinterest.go stays untouched.
-func init() {
-	for _, d := range dialects() {
-		if d.network == app.Pinterest {
-			pinterestPublish(d)
-		}
-	}
-}
-
-// Registered videos are held media (Data type "pinterest-video").
-const pinterestMediaKind = KindMedia
-
-var pinterestNumeric = regexp.MustCompile(`^[0-9]+$`)
-
 func pinterestPublish(d *dialect) {
 	plain := d.writeError
 	d.writeError = func(q *req, e apiError) {
@@ -47,77 +35,89 @@ func pinterestPublish(d *dialect) {
 		plain(q, e)
 	}
 	d.routes["POST /v5/pins"] = pinterestCreatePin
-	d.routes["GET /v5/pins/{id}"] = func(q *req) {
-		if h := pinterestPin(q); h != nil {
-			q.json(http.StatusOK, pinterestPinView(h))
-		}
-	}
-	d.routes["DELETE /v5/pins/{id}"] = func(q *req) {
-		if h := pinterestPin(q); h != nil {
-			q.net.remove(h)
-			q.w.WriteHeader(http.StatusNoContent)
-		}
-	}
-	d.routes["GET /v5/boards/{id}/pins"] = func(q *req) {
-		board := peSeg(q, 3)
-		if !pinterestOwnsBoard(q, board) {
-			q.fail(apiError{Status: http.StatusNotFound, Code: "40", Message: "Board not found."})
-			return
-		}
-		items := []map[string]any{}
-		held := q.net.heldBy(KindPost, q.user.Login)
-		for i := len(held) - 1; i >= 0; i-- {
-			if held[i].Channel == board {
-				items = append(items, pinterestPinView(held[i]))
-			}
-		}
-		q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
-	}
-	d.routes["POST /v5/media"] = func(q *req) {
-		var body struct {
-			MediaType string `json:"media_type"`
-		}
-		if !decodeJSON(q.r, &body) || body.MediaType != "video" {
-			q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: "Invalid parameters. media_type must be video."})
-			return
-		}
-		id := peNumID(18)
-		key := "uploads/" + id[:4] + "/" + id + ".mp4"
-		q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"type": "pinterest-video", "status": "registered", "key": key}})
-		q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": baseURL(q) + "/media-upload",
-			"upload_parameters": map[string]string{"key": key, "x-amz-date": time.Now().UTC().Format("20060102T150405Z"),
-				"x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": "SANDBOX/20261123/us-east-1/s3/aws4_request",
-				"x-amz-signature": randID(""), "policy": base64.StdEncoding.EncodeToString([]byte(`{"conditions":[]}`)), "Content-Type": "multipart/form-data"}})
-	}
-	d.routes["GET /v5/media/{id}"] = func(q *req) {
-		h := q.net.live(peSeg(q, 3), pinterestMediaKind)
-		if h == nil || h.User != q.user.Login {
-			q.fail(apiError{Status: http.StatusNotFound, Code: "4", Message: "Media not found."})
-			return
-		}
-		if h.Data["status"] == "processing" && pePolls(h) >= 1 {
-			h.Data["status"] = "succeeded"
-		}
-		q.json(http.StatusOK, map[string]any{"media_id": h.ID, "media_type": "video", "status": h.Data["status"]})
-	}
+	d.routes["GET /v5/pins/{id}"] = pinterestGetPin
+	d.routes["DELETE /v5/pins/{id}"] = pinterestDeletePin
+	d.routes["GET /v5/boards/{id}/pins"] = pinterestBoardPins
+	d.routes["POST /v5/media"] = pinterestRegisterMedia
+	d.routes["GET /v5/media/{id}"] = pinterestGetMedia
 	if d.unauthenticated == nil {
 		d.unauthenticated = map[string]func(q *req){}
 	}
 	// The S3 form upload: the key names the media, the file is required; 204 like S3.
-	d.unauthenticated["POST /media-upload"] = func(q *req) {
-		form := peForm(q.r)
-		h := q.net.peByData(pinterestMediaKind, "key", form.Get("key"))
-		file, _, err := q.r.FormFile("file")
-		if h == nil || err != nil || form.Get("x-amz-signature") == "" {
-			q.w.Header().Set("Content-Type", "application/xml")
-			q.w.WriteHeader(http.StatusForbidden)
-			_, _ = q.w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Invalid according to Policy: Policy Condition failed</Message></Error>`))
-			return
-		}
-		_ = file.Close()
-		h.Data["status"], h.Data["polls"] = "processing", 0
+	d.unauthenticated["POST /media-upload"] = pinterestMediaUpload
+}
+
+func pinterestGetPin(q *req) {
+	if h := pinterestPin(q); h != nil {
+		q.json(http.StatusOK, pinterestPinView(h))
+	}
+}
+
+func pinterestDeletePin(q *req) {
+	if h := pinterestPin(q); h != nil {
+		q.net.remove(h)
 		q.w.WriteHeader(http.StatusNoContent)
 	}
+}
+
+func pinterestBoardPins(q *req) {
+	board := pathSegment(q, 3)
+	if !pinterestOwnsBoard(q, board) {
+		q.fail(apiError{Status: http.StatusNotFound, Code: "40", Message: "Board not found."})
+		return
+	}
+	items := []map[string]any{}
+	held := q.net.heldBy(KindPost, q.user.Login)
+	for i := len(held) - 1; i >= 0; i-- {
+		if held[i].Channel == board {
+			items = append(items, pinterestPinView(held[i]))
+		}
+	}
+	q.json(http.StatusOK, map[string]any{"items": items, "bookmark": nil})
+}
+
+func pinterestRegisterMedia(q *req) {
+	var body struct {
+		MediaType string `json:"media_type"`
+	}
+	if !decodeJSON(q.r, &body) || body.MediaType != "video" {
+		q.fail(apiError{Status: http.StatusBadRequest, Code: "1", Message: "Invalid parameters. media_type must be video."})
+		return
+	}
+	id := randomDigits(18)
+	key := "uploads/" + id[:4] + "/" + id + ".mp4"
+	q.net.keep(Held{Kind: pinterestMediaKind, ID: id, User: q.user.Login, Data: map[string]any{"type": "pinterest-video", "status": "registered", "key": key}})
+	q.json(http.StatusCreated, map[string]any{"media_id": id, "media_type": "video", "upload_url": baseURL(q) + "/media-upload",
+		"upload_parameters": map[string]string{"key": key, "x-amz-date": time.Now().UTC().Format("20060102T150405Z"),
+			"x-amz-algorithm": "AWS4-HMAC-SHA256", "x-amz-credential": "SANDBOX/20261123/us-east-1/s3/aws4_request",
+			"x-amz-signature": randID(""), "policy": base64.StdEncoding.EncodeToString([]byte(`{"conditions":[]}`)), "Content-Type": "multipart/form-data"}})
+}
+
+func pinterestGetMedia(q *req) {
+	h := q.net.live(pathSegment(q, 3), pinterestMediaKind)
+	if h == nil || h.User != q.user.Login {
+		q.fail(apiError{Status: http.StatusNotFound, Code: "4", Message: "Media not found."})
+		return
+	}
+	if h.Data["status"] == "processing" && countPoll(h) >= 1 {
+		h.Data["status"] = "succeeded"
+	}
+	q.json(http.StatusOK, map[string]any{"media_id": h.ID, "media_type": "video", "status": h.Data["status"]})
+}
+
+func pinterestMediaUpload(q *req) {
+	form := formValues(q.r)
+	h := q.net.heldWith(pinterestMediaKind, "key", form.Get("key"))
+	file, _, err := q.r.FormFile("file")
+	if h == nil || err != nil || form.Get("x-amz-signature") == "" {
+		q.w.Header().Set("Content-Type", "application/xml")
+		q.w.WriteHeader(http.StatusForbidden)
+		_, _ = q.w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Invalid according to Policy: Policy Condition failed</Message></Error>`))
+		return
+	}
+	_ = file.Close()
+	h.Data["status"], h.Data["polls"] = "processing", 0
+	q.w.WriteHeader(http.StatusNoContent)
 }
 
 func pinterestOwnsBoard(q *req, id string) bool {
@@ -130,7 +130,7 @@ func pinterestOwnsBoard(q *req, id string) bool {
 }
 
 func pinterestPin(q *req) *Held {
-	h := q.net.live(peSeg(q, 3), KindPost)
+	h := q.net.live(pathSegment(q, 3), KindPost)
 	if h == nil || h.User != q.user.Login {
 		q.fail(apiError{Status: http.StatusNotFound, Code: "50", Message: "Pin not found."})
 		return nil
@@ -188,7 +188,7 @@ func pinterestCreatePin(q *req) {
 	case utf8.RuneCountInString(p.AltText) > 500:
 		invalid("Invalid parameters. alt_text: maxLength=500")
 		return
-	case p.Link != "" && (len(p.Link) > 2048 || !pePublicURL(p.Link)):
+	case p.Link != "" && (len(p.Link) > 2048 || !isFetchableURL(p.Link)):
 		invalid("Invalid parameters. link is not a valid URL.")
 		return
 	case p.MediaSource == nil:
@@ -200,7 +200,7 @@ func pinterestCreatePin(q *req) {
 	src := p.MediaSource
 	switch src.SourceType {
 	case "image_url":
-		if !pePublicURL(src.URL) {
+		if !isFetchableURL(src.URL) {
 			invalid("Invalid image URL: the image could not be fetched.")
 			return
 		}
@@ -218,7 +218,7 @@ func pinterestCreatePin(q *req) {
 			return
 		}
 		for _, it := range src.Items {
-			if !pePublicURL(it.URL) {
+			if !isFetchableURL(it.URL) {
 				invalid("Invalid image URL: the image could not be fetched.")
 				return
 			}
@@ -244,7 +244,7 @@ func pinterestCreatePin(q *req) {
 		invalid(fmt.Sprintf("Invalid parameters. media_source.source_type %q is not supported.", src.SourceType))
 		return
 	}
-	id := peNumID(18)
+	id := randomDigits(18)
 	h := q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: p.BoardID, Text: p.Title, Media: media,
 		URL: "https://www.pinterest.com/pin/" + id + "/", Data: map[string]any{"title": p.Title, "description": p.Description, "link": p.Link,
 			"alt_text": p.AltText, "note": p.Note, "dominant_color": p.DominantColor, "media_type": mediaType, "creative_type": creative,

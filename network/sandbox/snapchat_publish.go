@@ -30,40 +30,40 @@ func snapchatPublish(d *dialect) {
 		plain(q, e)
 	}
 	base := "/v1/public_profiles/{id}"
-	d.routes["POST "+base+"/media"] = scMedia
-	d.routes["POST "+base+"/media/{mid}/multipart-upload"] = scPart
+	d.routes["POST "+base+"/media"] = snapchatMedia
+	d.routes["POST "+base+"/media/{mid}/multipart-upload"] = snapchatPart
 	for _, e := range []string{"stories", "saved_stories", "spotlights"} {
 		e := e
-		d.routes["POST "+base+"/"+e] = func(q *req) { scPost(q, e) }
-		d.routes["GET "+base+"/"+e] = func(q *req) { scList(q, e) }
+		d.routes["POST "+base+"/"+e] = func(q *req) { snapchatPost(q, e) }
+		d.routes["GET "+base+"/"+e] = func(q *req) { snapchatList(q, e) }
 		if e != "stories" {
-			d.routes["DELETE "+base+"/"+e+"/{pid}"] = func(q *req) { scDelete(q, e) }
+			d.routes["DELETE "+base+"/"+e+"/{pid}"] = func(q *req) { snapchatDelete(q, e) }
 		}
 	}
 }
 
-const scMediaKind = "snap-media"
+const snapchatMediaKind = "snap-media"
 
-func scOK(q *req, body map[string]any) {
+func snapchatOK(q *req, body map[string]any) {
 	body["request_status"], body["request_id"] = "SUCCESS", randID("")[:16]
 	q.json(http.StatusOK, body)
 }
 
-func scBad(q *req, status int, code, msg string) {
+func snapchatBad(q *req, status int, code, msg string) {
 	q.fail(apiError{Status: status, Code: code, Message: msg})
 }
 
-// scProfile checks the path's profile is the caller's.
-func scProfile(q *req) bool {
-	if peSeg(q, 3) != "pp-"+q.user.ID {
-		scBad(q, http.StatusForbidden, "E1002", "The public profile does not belong to the caller")
+// snapchatProfile checks the path's profile is the caller's.
+func snapchatProfile(q *req) bool {
+	if pathSegment(q, 3) != "pp-"+q.user.ID {
+		snapchatBad(q, http.StatusForbidden, "E1002", "The public profile does not belong to the caller")
 		return false
 	}
 	return true
 }
 
-func scMedia(q *req) {
-	if !scProfile(q) {
+func snapchatMedia(q *req) {
+	if !snapchatProfile(q) {
 		return
 	}
 	var body struct {
@@ -81,43 +81,43 @@ func scMedia(q *req) {
 		ok = e1 == nil && e2 == nil && len(key) == 32 && len(iv) == aes.BlockSize && (body.Type == "IMAGE" || body.Type == "VIDEO")
 	}
 	if !ok {
-		scBad(q, http.StatusBadRequest, "E1000", "type must be IMAGE or VIDEO, key a base64 256-bit key and iv a base64 128-bit IV")
+		snapchatBad(q, http.StatusBadRequest, "E1000", "type must be IMAGE or VIDEO, key a base64 256-bit key and iv a base64 128-bit IV")
 		return
 	}
 	id := randID("")[:8] + "-" + randID("")[:4] + "-" + randID("")[:4] + "-" + randID("")[:12]
-	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: "pp-" + q.user.ID, Data: map[string]any{"type": scMediaKind,
+	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Channel: "pp-" + q.user.ID, Data: map[string]any{"type": snapchatMediaKind,
 		"media_type": body.Type, "name": body.Name, "key": key, "iv": iv, "parts": map[int][]byte{}, "status": "PENDING_UPLOAD"}})
 	path := "/v1/public_profiles/pp-" + q.user.ID + "/media/" + id + "/multipart-upload"
-	scOK(q, map[string]any{"media_id": id, "add_path": path, "finalize_path": path})
+	snapchatOK(q, map[string]any{"media_id": id, "add_path": path, "finalize_path": path})
 }
 
-func scPart(q *req) {
-	if !scProfile(q) {
+func snapchatPart(q *req) {
+	if !snapchatProfile(q) {
 		return
 	}
-	m := q.net.live(peSeg(q, 5), KindMedia)
-	if m == nil || m.Data["type"] != scMediaKind || m.User != q.user.Login {
-		scBad(q, http.StatusNotFound, "E1003", "Media not found")
+	m := q.net.live(pathSegment(q, 5), KindMedia)
+	if m == nil || m.Data["type"] != snapchatMediaKind || m.User != q.user.Login {
+		snapchatBad(q, http.StatusNotFound, "E1003", "Media not found")
 		return
 	}
-	f := peForm(q.r)
+	f := formValues(q.r)
 	parts := m.Data["parts"].(map[int][]byte)
 	switch f.Get("action") {
 	case "ADD":
 		n, err := strconv.Atoi(f.Get("part_number"))
 		file, _, ferr := q.r.FormFile("file")
 		if err != nil || n < 1 || ferr != nil || m.Data["status"] != "PENDING_UPLOAD" {
-			scBad(q, http.StatusBadRequest, "E1000", "ADD needs part_number ≥ 1 and a file, before FINALIZE")
+			snapchatBad(q, http.StatusBadRequest, "E1000", "ADD needs part_number ≥ 1 and a file, before FINALIZE")
 			return
 		}
 		b, _ := io.ReadAll(io.LimitReader(file, 33<<20))
 		_ = file.Close()
 		if len(b) > 32<<20 {
-			scBad(q, http.StatusBadRequest, "E1000", "A part is at most 32 MB")
+			snapchatBad(q, http.StatusBadRequest, "E1000", "A part is at most 32 MB")
 			return
 		}
 		parts[n] = b
-		scOK(q, map[string]any{})
+		snapchatOK(q, map[string]any{})
 	case "FINALIZE":
 		nums := make([]int, 0, len(parts))
 		for n := range parts {
@@ -127,25 +127,25 @@ func scPart(q *req) {
 		var all []byte
 		for i, n := range nums {
 			if n != i+1 {
-				scBad(q, http.StatusBadRequest, "E1000", "Parts are missing")
+				snapchatBad(q, http.StatusBadRequest, "E1000", "Parts are missing")
 				return
 			}
 			all = append(all, parts[n]...)
 		}
-		size, ok := scDecrypt(all, m.Data["key"].([]byte), m.Data["iv"].([]byte))
+		size, ok := snapchatDecrypt(all, m.Data["key"].([]byte), m.Data["iv"].([]byte))
 		if !ok {
-			scBad(q, http.StatusBadRequest, "E1004", "The media could not be decrypted with its key and iv")
+			snapchatBad(q, http.StatusBadRequest, "E1004", "The media could not be decrypted with its key and iv")
 			return
 		}
 		m.Data["status"], m.Data["size"], m.Data["parts"] = "READY", size, map[int][]byte{}
-		scOK(q, map[string]any{})
+		snapchatOK(q, map[string]any{})
 	default:
-		scBad(q, http.StatusBadRequest, "E1000", "action must be ADD or FINALIZE")
+		snapchatBad(q, http.StatusBadRequest, "E1000", "action must be ADD or FINALIZE")
 	}
 }
 
-// scDecrypt checks the upload decrypts (AES-256-CBC, PKCS#7) and answers the plain size.
-func scDecrypt(ct, key, iv []byte) (int, bool) {
+// snapchatDecrypt checks the upload decrypts (AES-256-CBC, PKCS#7) and answers the plain size.
+func snapchatDecrypt(ct, key, iv []byte) (int, bool) {
 	if len(ct) == 0 || len(ct)%aes.BlockSize != 0 {
 		return 0, false
 	}
@@ -162,12 +162,12 @@ func scDecrypt(ct, key, iv []byte) (int, bool) {
 	return len(plain) - pad, true
 }
 
-func scKind(e string) string {
+func snapchatKind(e string) string {
 	return map[string]string{"stories": "story", "saved_stories": "saved_story", "spotlights": "spotlight"}[e]
 }
 
-func scPost(q *req, e string) {
-	if !scProfile(q) {
+func snapchatPost(q *req, e string) {
+	if !snapchatProfile(q) {
 		return
 	}
 	var body struct {
@@ -180,23 +180,23 @@ func scPost(q *req, e string) {
 	_ = decodeJSON(q.r, &body)
 	m := q.net.live(body.MediaID, KindMedia)
 	switch {
-	case m == nil || m.Data["type"] != scMediaKind || m.User != q.user.Login:
-		scBad(q, http.StatusBadRequest, "E1003", "media_id does not name a media of this profile")
+	case m == nil || m.Data["type"] != snapchatMediaKind || m.User != q.user.Login:
+		snapchatBad(q, http.StatusBadRequest, "E1003", "media_id does not name a media of this profile")
 		return
 	case m.Data["status"] != "READY":
-		scBad(q, http.StatusBadRequest, "E1005", "The media is not finalized")
+		snapchatBad(q, http.StatusBadRequest, "E1005", "The media is not finalized")
 		return
 	case m.Data["used"] == true:
-		scBad(q, http.StatusBadRequest, "E1006", "The media was already posted")
+		snapchatBad(q, http.StatusBadRequest, "E1006", "The media was already posted")
 		return
 	case e == "spotlights" && m.Data["media_type"] != "VIDEO":
-		scBad(q, http.StatusBadRequest, "E1000", "Spotlight takes a video")
+		snapchatBad(q, http.StatusBadRequest, "E1000", "Spotlight takes a video")
 		return
 	case e == "spotlights" && utf8.RuneCountInString(body.Description) > 160:
-		scBad(q, http.StatusBadRequest, "E1000", "description is longer than 160 characters")
+		snapchatBad(q, http.StatusBadRequest, "E1000", "description is longer than 160 characters")
 		return
 	case e == "saved_stories" && (body.Title == "" || utf8.RuneCountInString(body.Title) > 45):
-		scBad(q, http.StatusBadRequest, "E1000", "title is required, at most 45 characters")
+		snapchatBad(q, http.StatusBadRequest, "E1000", "title is required, at most 45 characters")
 		return
 	}
 	m.Data["used"] = true
@@ -211,32 +211,32 @@ func scPost(q *req, e string) {
 	}
 	q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: "pp-" + q.user.ID, Text: text, Media: []string{m.ID}, URL: url,
 		Data: map[string]any{"edge": e, "media_id": m.ID, "locale": body.Locale, "skip_save_to_profile": body.Skip}})
-	scOK(q, map[string]any{scKind(e): map[string]any{"id": id, "media_id": m.ID, "created_at": time.Now().UTC().Format(time.RFC3339)}})
+	snapchatOK(q, map[string]any{snapchatKind(e): map[string]any{"id": id, "media_id": m.ID, "created_at": time.Now().UTC().Format(time.RFC3339)}})
 }
 
-func scList(q *req, e string) {
-	if !scProfile(q) {
+func snapchatList(q *req, e string) {
+	if !snapchatProfile(q) {
 		return
 	}
 	list := []map[string]any{}
 	for _, h := range q.net.heldBy(KindPost, q.user.Login) {
 		if h.Data["edge"] == e {
-			list = append(list, map[string]any{"sub_request_status": "SUCCESS", scKind(e): map[string]any{"id": h.ID, "media_id": h.Data["media_id"],
+			list = append(list, map[string]any{"sub_request_status": "SUCCESS", snapchatKind(e): map[string]any{"id": h.ID, "media_id": h.Data["media_id"],
 				"created_at": h.At.Format(time.RFC3339)}})
 		}
 	}
-	scOK(q, map[string]any{e: list})
+	snapchatOK(q, map[string]any{e: list})
 }
 
-func scDelete(q *req, e string) {
-	if !scProfile(q) {
+func snapchatDelete(q *req, e string) {
+	if !snapchatProfile(q) {
 		return
 	}
-	h := q.net.live(peSeg(q, 5), KindPost)
+	h := q.net.live(pathSegment(q, 5), KindPost)
 	if h == nil || h.User != q.user.Login || h.Data["edge"] != e {
-		scBad(q, http.StatusNotFound, "E1003", "Not found")
+		snapchatBad(q, http.StatusNotFound, "E1003", "Not found")
 		return
 	}
 	q.net.remove(h)
-	scOK(q, map[string]any{})
+	snapchatOK(q, map[string]any{})
 }

@@ -18,36 +18,34 @@ import (
 // drafts), and /v2/video/list for Find. A post is held once its publish is complete on TikTok's
 // side (upload finished, or the pull accepted). Errors in TikTok's envelope.
 func tiktokPublish(d *dialect) {
-	d.routes["POST /v2/post/publish/creator_info/query"] = func(q *req) {
-		u := q.user
-		ttEnvelope(q, http.StatusOK, map[string]any{"creator_avatar_url": u.Avatar, "creator_username": u.Login, "creator_nickname": u.Name,
-			"privacy_level_options": ttPrivacy, "comment_disabled": false, "duet_disabled": false, "stitch_disabled": true,
-			"max_video_post_duration_sec": 600}, "ok", "")
-	}
-	d.routes["POST /v2/post/publish/video/init"] = func(q *req) { ttVideoInit(q, false) }
-	d.routes["POST /v2/post/publish/inbox/video/init"] = func(q *req) { ttVideoInit(q, true) }
-	d.routes["POST /v2/post/publish/content/init"] = ttPhotoInit
-	d.routes["POST /v2/post/publish/status/fetch"] = ttStatus
-	d.routes["POST /v2/video/list"] = ttList
+	d.routes["POST /v2/post/publish/creator_info/query"] = tiktokCreatorInfo
+	d.routes["POST /v2/post/publish/video/init"] = func(q *req) { tiktokVideoInit(q, false) }
+	d.routes["POST /v2/post/publish/inbox/video/init"] = func(q *req) { tiktokVideoInit(q, true) }
+	d.routes["POST /v2/post/publish/content/init"] = tiktokPhotoInit
+	d.routes["POST /v2/post/publish/status/fetch"] = tiktokStatus
+	d.routes["POST /v2/video/list"] = tiktokList
 	if d.unauthenticated == nil {
 		d.unauthenticated = map[string]func(q *req){}
 	}
-	d.unauthenticated["PUT /upload/video"] = ttUpload
+	d.unauthenticated["PUT /upload/video"] = tiktokUpload
 }
 
-var ttPrivacy = []string{"PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"}
-
-const ttPublish = "tiktok-publish"
-
-func ttEnvelope(q *req, status int, data any, code, msg string) {
-	q.json(status, map[string]any{"data": data, "error": map[string]string{"code": code, "message": msg, "log_id": randID("2026")[:24]}})
+func tiktokCreatorInfo(q *req) {
+	u := q.user
+	tiktokEnvelope(q, http.StatusOK, map[string]any{"creator_avatar_url": u.Avatar, "creator_username": u.Login, "creator_nickname": u.Name,
+		"privacy_level_options": tiktokPrivacy, "comment_disabled": false, "duet_disabled": false, "stitch_disabled": true,
+		"max_video_post_duration_sec": 600}, "ok", "")
 }
 
-func ttInvalid(q *req, code, msg string) {
-	ttEnvelope(q, http.StatusBadRequest, map[string]any{}, code, msg)
+var tiktokPrivacy = []string{"PUBLIC_TO_EVERYONE", "MUTUAL_FOLLOW_FRIENDS", "FOLLOWER_OF_CREATOR", "SELF_ONLY"}
+
+const tiktokPublishJob = "tiktok-publish"
+
+func tiktokInvalid(q *req, code, msg string) {
+	tiktokEnvelope(q, http.StatusBadRequest, map[string]any{}, code, msg)
 }
 
-type ttPostInfo struct {
+type tiktokPostInfo struct {
 	Title          string `json:"title"`
 	Description    string `json:"description"`
 	PrivacyLevel   string `json:"privacy_level"`
@@ -61,25 +59,25 @@ type ttPostInfo struct {
 	IsAIGC         bool   `json:"is_aigc"`
 }
 
-func ttCheckInfo(q *req, p *ttPostInfo, titleMax int) bool {
-	if !slices.Contains(ttPrivacy, p.PrivacyLevel) {
-		ttInvalid(q, "privacy_level_option_mismatch", "privacy_level is not one of the creator's privacy_level_options")
+func tiktokCheckInfo(q *req, p *tiktokPostInfo, titleMax int) bool {
+	if !slices.Contains(tiktokPrivacy, p.PrivacyLevel) {
+		tiktokInvalid(q, "privacy_level_option_mismatch", "privacy_level is not one of the creator's privacy_level_options")
 		return false
 	}
 	if utf8.RuneCountInString(p.Title) > titleMax {
-		ttInvalid(q, "invalid_params", fmt.Sprintf("The title is longer than %d characters.", titleMax))
+		tiktokInvalid(q, "invalid_params", fmt.Sprintf("The title is longer than %d characters.", titleMax))
 		return false
 	}
 	if p.BrandContent && p.PrivacyLevel == "SELF_ONLY" {
-		ttInvalid(q, "invalid_params", "Branded content cannot be private (SELF_ONLY).")
+		tiktokInvalid(q, "invalid_params", "Branded content cannot be private (SELF_ONLY).")
 		return false
 	}
 	return true
 }
 
-func ttVideoInit(q *req, draft bool) {
+func tiktokVideoInit(q *req, draft bool) {
 	var body struct {
-		PostInfo   *ttPostInfo `json:"post_info"`
+		PostInfo   *tiktokPostInfo `json:"post_info"`
 		SourceInfo struct {
 			Source     string `json:"source"`
 			VideoSize  int64  `json:"video_size"`
@@ -89,21 +87,21 @@ func ttVideoInit(q *req, draft bool) {
 		} `json:"source_info"`
 	}
 	if !decodeJSON(q.r, &body) {
-		ttInvalid(q, "invalid_params", "The request body is not valid JSON.")
+		tiktokInvalid(q, "invalid_params", "The request body is not valid JSON.")
 		return
 	}
 	if !draft {
 		if body.PostInfo == nil {
-			ttInvalid(q, "invalid_params", "post_info is required.")
+			tiktokInvalid(q, "invalid_params", "post_info is required.")
 			return
 		}
-		if !ttCheckInfo(q, body.PostInfo, 2200) {
+		if !tiktokCheckInfo(q, body.PostInfo, 2200) {
 			return
 		}
 	}
 	s := body.SourceInfo
-	data := map[string]any{"type": ttPublish, "draft": draft, "kind": "video", "post_info": body.PostInfo, "polls": 0}
-	id := "v_pub_file~v2-1." + peNumID(19)
+	data := map[string]any{"type": tiktokPublishJob, "draft": draft, "kind": "video", "post_info": body.PostInfo, "polls": 0}
+	id := "v_pub_file~v2-1." + randomDigits(19)
 	out := map[string]any{"publish_id": id}
 	switch s.Source {
 	case "FILE_UPLOAD":
@@ -114,36 +112,36 @@ func ttVideoInit(q *req, draft bool) {
 			ok = s.ChunkSize >= 5<<20 && s.ChunkSize <= 64<<20 && s.ChunkCount == s.VideoSize/s.ChunkSize
 		}
 		if !ok {
-			ttInvalid(q, "invalid_params", "The chunk size or total_chunk_count is invalid for the video_size.")
+			tiktokInvalid(q, "invalid_params", "The chunk size or total_chunk_count is invalid for the video_size.")
 			return
 		}
 		token := randID("")
 		data["status"], data["size"], data["chunk"], data["received"], data["token"] = "PROCESSING_UPLOAD", s.VideoSize, s.ChunkSize, int64(0), token
 		out["upload_url"] = baseURL(q) + "/upload/video?upload_id=" + id + "&upload_token=" + token
 	case "PULL_FROM_URL":
-		if !pePublicURL(s.VideoURL) {
-			ttInvalid(q, "invalid_params", "video_url is not a valid URL.")
+		if !isFetchableURL(s.VideoURL) {
+			tiktokInvalid(q, "invalid_params", "video_url is not a valid URL.")
 			return
 		}
-		id = "v_pub_url~v2-1." + peNumID(19)
+		id = "v_pub_url~v2-1." + randomDigits(19)
 		out["publish_id"] = id
 		data["status"], data["url"] = "PROCESSING_DOWNLOAD", s.VideoURL
 	default:
-		ttInvalid(q, "invalid_params", "source_info.source must be FILE_UPLOAD or PULL_FROM_URL.")
+		tiktokInvalid(q, "invalid_params", "source_info.source must be FILE_UPLOAD or PULL_FROM_URL.")
 		return
 	}
 	h := q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: data})
 	if s.Source == "PULL_FROM_URL" {
-		ttMakePost(q, h, []string{s.VideoURL})
+		tiktokMakePost(q, h, []string{s.VideoURL})
 	}
-	ttEnvelope(q, http.StatusOK, out, "ok", "")
+	tiktokEnvelope(q, http.StatusOK, out, "ok", "")
 }
 
-func ttPhotoInit(q *req) {
+func tiktokPhotoInit(q *req) {
 	var body struct {
-		PostInfo   *ttPostInfo `json:"post_info"`
-		PostMode   string      `json:"post_mode"`
-		MediaType  string      `json:"media_type"`
+		PostInfo   *tiktokPostInfo `json:"post_info"`
+		PostMode   string          `json:"post_mode"`
+		MediaType  string          `json:"media_type"`
 		SourceInfo struct {
 			Source      string   `json:"source"`
 			PhotoImages []string `json:"photo_images"`
@@ -151,41 +149,41 @@ func ttPhotoInit(q *req) {
 		} `json:"source_info"`
 	}
 	if !decodeJSON(q.r, &body) || body.PostInfo == nil {
-		ttInvalid(q, "invalid_params", "post_info is required.")
+		tiktokInvalid(q, "invalid_params", "post_info is required.")
 		return
 	}
 	if body.MediaType != "PHOTO" || (body.PostMode != "DIRECT_POST" && body.PostMode != "MEDIA_UPLOAD") || body.SourceInfo.Source != "PULL_FROM_URL" {
-		ttInvalid(q, "invalid_params", "media_type must be PHOTO, post_mode DIRECT_POST or MEDIA_UPLOAD, source PULL_FROM_URL.")
+		tiktokInvalid(q, "invalid_params", "media_type must be PHOTO, post_mode DIRECT_POST or MEDIA_UPLOAD, source PULL_FROM_URL.")
 		return
 	}
-	if !ttCheckInfo(q, body.PostInfo, 90) {
+	if !tiktokCheckInfo(q, body.PostInfo, 90) {
 		return
 	}
 	if utf8.RuneCountInString(body.PostInfo.Description) > 4000 {
-		ttInvalid(q, "invalid_params", "The description is longer than 4000 characters.")
+		tiktokInvalid(q, "invalid_params", "The description is longer than 4000 characters.")
 		return
 	}
 	imgs := body.SourceInfo.PhotoImages
 	if len(imgs) < 1 || len(imgs) > 35 || body.SourceInfo.CoverIndex < 0 || body.SourceInfo.CoverIndex >= len(imgs) {
-		ttInvalid(q, "invalid_params", "photo_images must hold 1 to 35 URLs and photo_cover_index one of them.")
+		tiktokInvalid(q, "invalid_params", "photo_images must hold 1 to 35 URLs and photo_cover_index one of them.")
 		return
 	}
 	for _, u := range imgs {
-		if !pePublicURL(u) {
-			ttInvalid(q, "invalid_params", "photo_images holds an invalid URL.")
+		if !isFetchableURL(u) {
+			tiktokInvalid(q, "invalid_params", "photo_images holds an invalid URL.")
 			return
 		}
 	}
-	id := "p_pub_url~v2." + peNumID(19)
-	h := q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": ttPublish, "kind": "photo",
+	id := "p_pub_url~v2." + randomDigits(19)
+	h := q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": tiktokPublishJob, "kind": "photo",
 		"draft": body.PostMode == "MEDIA_UPLOAD", "post_info": body.PostInfo, "status": "PROCESSING_DOWNLOAD", "polls": 0}})
-	ttMakePost(q, h, imgs)
-	ttEnvelope(q, http.StatusOK, map[string]any{"publish_id": id}, "ok", "")
+	tiktokMakePost(q, h, imgs)
+	tiktokEnvelope(q, http.StatusOK, map[string]any{"publish_id": id}, "ok", "")
 }
 
-// ttMakePost holds the post of a publish whose media TikTok has.
-func ttMakePost(q *req, h *Held, media []string) {
-	info, _ := h.Data["post_info"].(*ttPostInfo)
+// tiktokMakePost holds the post of a publish whose media TikTok has.
+func tiktokMakePost(q *req, h *Held, media []string) {
+	info, _ := h.Data["post_info"].(*tiktokPostInfo)
 	text := ""
 	if info != nil {
 		text = info.Title
@@ -193,7 +191,7 @@ func ttMakePost(q *req, h *Held, media []string) {
 			text = info.Description
 		}
 	}
-	postID := "7" + peNumID(18)
+	postID := "7" + randomDigits(18)
 	h.Data["post_id"], h.Data["ready"] = postID, true
 	kind := h.Data["kind"].(string)
 	q.net.keep(Held{Kind: KindPost, ID: postID, User: h.User, Text: text, Media: media, Parent: h.ID,
@@ -206,18 +204,18 @@ func ttMakePost(q *req, h *Held, media []string) {
 			}()}})
 }
 
-// ttUpload takes FILE_UPLOAD chunks in order.
-func ttUpload(q *req) {
+// tiktokUpload takes FILE_UPLOAD chunks in order.
+func tiktokUpload(q *req) {
 	v := q.r.URL.Query()
 	h := q.net.live(v.Get("upload_id"), KindMedia)
 	if h == nil || h.Data["token"] != v.Get("upload_token") || h.Data["ready"] == true {
-		ttInvalid(q, "invalid_params", "The upload URL is invalid or expired.")
+		tiktokInvalid(q, "invalid_params", "The upload URL is invalid or expired.")
 		return
 	}
 	switch ct := q.r.Header.Get("Content-Type"); ct {
 	case "video/mp4", "video/quicktime", "video/webm":
 	default:
-		ttInvalid(q, "file_format_check_failed", "Content-Type must be video/mp4, video/quicktime or video/webm, not "+ct)
+		tiktokInvalid(q, "file_format_check_failed", "Content-Type must be video/mp4, video/quicktime or video/webm, not "+ct)
 		return
 	}
 	size, cs, received := h.Data["size"].(int64), h.Data["chunk"].(int64), h.Data["received"].(int64)
@@ -227,11 +225,11 @@ func ttUpload(q *req) {
 	last, e2 := strconv.ParseInt(b, 10, 64)
 	body, _ := io.ReadAll(io.LimitReader(q.r.Body, 130<<20))
 	if e1 != nil || e2 != nil || total != strconv.FormatInt(size, 10) || first != received || int64(len(body)) != last-first+1 {
-		ttEnvelope(q, http.StatusRequestedRangeNotSatisfiable, map[string]any{}, "invalid_params", "Content-Range does not continue the upload")
+		tiktokEnvelope(q, http.StatusRequestedRangeNotSatisfiable, map[string]any{}, "invalid_params", "Content-Range does not continue the upload")
 		return
 	}
 	if last != size-1 && int64(len(body)) != cs {
-		ttInvalid(q, "invalid_params", "Every chunk but the last must be chunk_size bytes.")
+		tiktokInvalid(q, "invalid_params", "Every chunk but the last must be chunk_size bytes.")
 		return
 	}
 	received += int64(len(body))
@@ -240,22 +238,22 @@ func ttUpload(q *req) {
 		q.w.WriteHeader(http.StatusPartialContent)
 		return
 	}
-	ttMakePost(q, h, []string{fmt.Sprintf("bytes:%d", size)})
+	tiktokMakePost(q, h, []string{fmt.Sprintf("bytes:%d", size)})
 	q.w.WriteHeader(http.StatusCreated)
 }
 
-func ttStatus(q *req) {
+func tiktokStatus(q *req) {
 	var body struct {
 		PublishID string `json:"publish_id"`
 	}
 	_ = decodeJSON(q.r, &body)
 	h := q.net.live(body.PublishID, KindMedia)
-	if h == nil || h.User != q.user.Login || h.Data["type"] != ttPublish {
-		ttInvalid(q, "invalid_publish_id", "The publish_id does not exist.")
+	if h == nil || h.User != q.user.Login || h.Data["type"] != tiktokPublishJob {
+		tiktokInvalid(q, "invalid_publish_id", "The publish_id does not exist.")
 		return
 	}
 	st := h.Data["status"].(string)
-	if h.Data["ready"] == true && strings.HasPrefix(st, "PROCESSING") && pePolls(h) >= 1 {
+	if h.Data["ready"] == true && strings.HasPrefix(st, "PROCESSING") && countPoll(h) >= 1 {
 		st = "PUBLISH_COMPLETE"
 		if h.Data["draft"] == true {
 			st = "SEND_TO_USER_INBOX"
@@ -267,12 +265,12 @@ func ttStatus(q *req) {
 		id, _ := strconv.ParseInt(h.Data["post_id"].(string), 10, 64)
 		data["publicaly_available_post_id"] = []int64{id}
 	}
-	ttEnvelope(q, http.StatusOK, data, "ok", "")
+	tiktokEnvelope(q, http.StatusOK, data, "ok", "")
 }
 
-func ttList(q *req) {
+func tiktokList(q *req) {
 	if !strings.Contains(q.r.URL.Query().Get("fields"), "id") {
-		ttInvalid(q, "invalid_params", "fields is required.")
+		tiktokInvalid(q, "invalid_params", "fields is required.")
 		return
 	}
 	videos := []map[string]any{}
@@ -284,5 +282,5 @@ func ttList(q *req) {
 		}
 		videos = append(videos, map[string]any{"id": h.ID, "create_time": h.At.Unix(), "title": h.Data["title"], "video_description": h.Text, "share_url": h.URL})
 	}
-	ttEnvelope(q, http.StatusOK, map[string]any{"videos": videos, "cursor": 0, "has_more": false}, "ok", "")
+	tiktokEnvelope(q, http.StatusOK, map[string]any{"videos": videos, "cursor": 0, "has_more": false}, "ok", "")
 }

@@ -19,38 +19,38 @@ import (
 // /upload/youtube/v3/thumbnails/set, POST /youtube/v3/commentThreads and /youtube/v3/comments.
 // Errors are Google's.
 func youtubePublish(d *dialect) {
-	d.routes["POST /upload/youtube/v3/videos"] = ytStart
-	d.routes["PUT /upload/youtube/v3/videos"] = ytPut
-	d.routes["GET /youtube/v3/videos"] = ytList
-	d.routes["DELETE /youtube/v3/videos"] = ytDelete
-	d.routes["POST /upload/youtube/v3/thumbnails/set"] = ytThumbnail
-	d.routes["POST /youtube/v3/commentThreads"] = ytThread
-	d.routes["POST /youtube/v3/comments"] = ytReply
+	d.routes["POST /upload/youtube/v3/videos"] = youtubeStart
+	d.routes["PUT /upload/youtube/v3/videos"] = youtubePut
+	d.routes["GET /youtube/v3/videos"] = youtubeList
+	d.routes["DELETE /youtube/v3/videos"] = youtubeDelete
+	d.routes["POST /upload/youtube/v3/thumbnails/set"] = youtubeThumbnail
+	d.routes["POST /youtube/v3/commentThreads"] = youtubeThread
+	d.routes["POST /youtube/v3/comments"] = youtubeReply
 }
 
-const ytSession = "yt-session"
+const youtubeSession = "yt-session"
 
-func ytBad(q *req, reason, msg string) {
+func youtubeBad(q *req, reason, msg string) {
 	googleError(q, apiError{Status: http.StatusBadRequest, Code: reason, Message: msg})
 }
 
-func ytStart(q *req) {
+func youtubeStart(q *req) {
 	v := q.r.URL.Query()
 	if v.Get("uploadType") != "resumable" {
-		ytBad(q, "badRequest", "Sandbox YouTube implements uploadType=resumable only")
+		youtubeBad(q, "badRequest", "Sandbox YouTube implements uploadType=resumable only")
 		return
 	}
 	if !strings.Contains(v.Get("part"), "snippet") {
-		ytBad(q, "unexpectedPart", "The part parameter must name snippet")
+		youtubeBad(q, "unexpectedPart", "The part parameter must name snippet")
 		return
 	}
 	total, err := strconv.ParseInt(q.r.Header.Get("X-Upload-Content-Length"), 10, 64)
 	if err != nil || total <= 0 {
-		ytBad(q, "badContent", "X-Upload-Content-Length is required")
+		youtubeBad(q, "badContent", "X-Upload-Content-Length is required")
 		return
 	}
 	if ct := q.r.Header.Get("X-Upload-Content-Type"); ct != "" && !strings.HasPrefix(ct, "video/") && ct != "application/octet-stream" {
-		ytBad(q, "badContent", "Media type '"+ct+"' is not supported. Valid media types: [video/*, application/octet-stream]")
+		youtubeBad(q, "badContent", "Media type '"+ct+"' is not supported. Valid media types: [video/*, application/octet-stream]")
 		return
 	}
 	var meta struct {
@@ -64,51 +64,51 @@ func ytStart(q *req) {
 	}
 	raw, _ := io.ReadAll(io.LimitReader(q.r.Body, 1<<20))
 	if json.Unmarshal(raw, &meta) != nil {
-		ytBad(q, "parseError", "Parse Error")
+		youtubeBad(q, "parseError", "Parse Error")
 		return
 	}
 	switch t := meta.Snippet.Title; {
 	case strings.TrimSpace(t) == "":
-		ytBad(q, "invalidTitle", "The request metadata specifies an invalid or empty video title.")
+		youtubeBad(q, "invalidTitle", "The request metadata specifies an invalid or empty video title.")
 		return
 	case len([]rune(t)) > 100 || strings.ContainsAny(t, "<>"):
-		ytBad(q, "invalidTitle", "The request metadata specifies an invalid video title.")
+		youtubeBad(q, "invalidTitle", "The request metadata specifies an invalid video title.")
 		return
 	}
 	if len(meta.Snippet.Description) > 5000 || strings.ContainsAny(meta.Snippet.Description, "<>") {
-		ytBad(q, "invalidDescription", "The request metadata specifies an invalid video description.")
+		youtubeBad(q, "invalidDescription", "The request metadata specifies an invalid video description.")
 		return
 	}
 	switch meta.Status.PrivacyStatus {
 	case "", "public", "private", "unlisted":
 	default:
-		ytBad(q, "invalidVideoMetadata", "The request metadata is invalid.")
+		youtubeBad(q, "invalidVideoMetadata", "The request metadata is invalid.")
 		return
 	}
 	id := randID("")
 	var body map[string]any
 	_ = json.Unmarshal(raw, &body)
-	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": ytSession, "total": total, "received": int64(0), "meta": body}})
+	q.net.keep(Held{Kind: KindMedia, ID: id, User: q.user.Login, Data: map[string]any{"type": youtubeSession, "total": total, "received": int64(0), "meta": body}})
 	q.w.Header().Set("Location", baseURL(q)+"/upload/youtube/v3/videos?uploadType=resumable&upload_id="+id)
 	q.w.Header().Set("X-GUploader-UploadID", id)
 	q.w.WriteHeader(http.StatusOK)
 }
 
-func ytPut(q *req) {
+func youtubePut(q *req) {
 	s := q.net.live(q.r.URL.Query().Get("upload_id"), KindMedia)
-	if s == nil || s.Data["type"] != ytSession || s.User != q.user.Login {
+	if s == nil || s.Data["type"] != youtubeSession || s.User != q.user.Login {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "notFound", Message: "The upload session was not found or has expired."})
 		return
 	}
 	total, received := s.Data["total"].(int64), s.Data["received"].(int64)
 	video := func() {
 		h := q.net.find(KindPost, s.Data["video"].(string))
-		q.json(http.StatusOK, ytView(h))
+		q.json(http.StatusOK, youtubeView(h))
 	}
 	rng := strings.TrimPrefix(q.r.Header.Get("Content-Range"), "bytes ")
 	span, totalStr, _ := strings.Cut(rng, "/")
 	if t, err := strconv.ParseInt(totalStr, 10, 64); err != nil || t != total {
-		ytBad(q, "badContent", "Content-Range total does not match X-Upload-Content-Length")
+		youtubeBad(q, "badContent", "Content-Range total does not match X-Upload-Content-Length")
 		return
 	}
 	incomplete := func() {
@@ -130,7 +130,7 @@ func ytPut(q *req) {
 	last, err2 := strconv.ParseInt(b, 10, 64)
 	chunk, _ := io.ReadAll(io.LimitReader(q.r.Body, 64<<20))
 	if err1 != nil || err2 != nil || last < first || int64(len(chunk)) != last-first+1 {
-		ytBad(q, "badContent", "Content-Range does not match the request body")
+		youtubeBad(q, "badContent", "Content-Range does not match the request body")
 		return
 	}
 	if first != received { // YouTube keeps what it has and says so
@@ -146,15 +146,15 @@ func ytPut(q *req) {
 	meta, _ := s.Data["meta"].(map[string]any)
 	snippet, _ := meta["snippet"].(map[string]any)
 	title, _ := snippet["title"].(string)
-	id := ytVideoID()
+	id := youtubeVideoID()
 	s.Data["video"] = id
 	q.net.keep(Held{Kind: KindPost, ID: id, User: q.user.Login, Channel: q.user.Channels[0].ID, Text: title,
 		Media: []string{fmt.Sprintf("bytes:%d", total)}, URL: "https://www.youtube.com/watch?v=" + id, Data: meta})
 	video()
 }
 
-// ytVideoID is an 11-character video id.
-func ytVideoID() string {
+// youtubeVideoID is an 11-character video id.
+func youtubeVideoID() string {
 	const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 	r := randID("")
 	out := make([]byte, 11)
@@ -164,7 +164,7 @@ func ytVideoID() string {
 	return string(out)
 }
 
-func ytView(h *Held) map[string]any {
+func youtubeView(h *Held) map[string]any {
 	snippet := map[string]any{"publishedAt": h.At.Format(time.RFC3339), "channelId": h.Channel, "title": h.Text, "categoryId": "22"}
 	status := map[string]any{"uploadStatus": "uploaded", "privacyStatus": "public"}
 	if s, ok := h.Data["snippet"].(map[string]any); ok {
@@ -183,18 +183,18 @@ func ytView(h *Held) map[string]any {
 	return map[string]any{"kind": "youtube#video", "etag": "sb", "id": h.ID, "snippet": snippet, "status": status}
 }
 
-func ytList(q *req) {
+func youtubeList(q *req) {
 	items := []map[string]any{}
 	for _, id := range strings.Split(q.r.URL.Query().Get("id"), ",") {
 		if h := q.net.live(id, KindPost); h != nil && h.User == q.user.Login {
-			items = append(items, ytView(h))
+			items = append(items, youtubeView(h))
 		}
 	}
 	q.json(http.StatusOK, map[string]any{"kind": "youtube#videoListResponse", "etag": "sb", "items": items,
 		"pageInfo": map[string]int{"totalResults": len(items), "resultsPerPage": len(items)}})
 }
 
-func ytVideo(q *req, id string) *Held {
+func youtubeVideo(q *req, id string) *Held {
 	h := q.net.live(id, KindPost)
 	if h == nil || h.User != q.user.Login {
 		googleError(q, apiError{Status: http.StatusNotFound, Code: "videoNotFound", Message: "The video identified by the <code><a href=\"/youtube/v3/docs/videos/delete#id\">id</a></code> parameter could not be found."})
@@ -203,15 +203,15 @@ func ytVideo(q *req, id string) *Held {
 	return h
 }
 
-func ytDelete(q *req) {
-	if h := ytVideo(q, q.r.URL.Query().Get("id")); h != nil {
+func youtubeDelete(q *req) {
+	if h := youtubeVideo(q, q.r.URL.Query().Get("id")); h != nil {
 		q.net.remove(h)
 		q.w.WriteHeader(http.StatusNoContent)
 	}
 }
 
-func ytThumbnail(q *req) {
-	h := ytVideo(q, q.r.URL.Query().Get("videoId"))
+func youtubeThumbnail(q *req) {
+	h := youtubeVideo(q, q.r.URL.Query().Get("videoId"))
 	if h == nil {
 		return
 	}
@@ -219,13 +219,13 @@ func ytThumbnail(q *req) {
 	b, _ := io.ReadAll(io.LimitReader(q.r.Body, 3<<20))
 	switch {
 	case ct != "image/jpeg" && ct != "image/png" && ct != "application/octet-stream":
-		ytBad(q, "mediaBodyRequired", "The request does not include the image content.")
+		youtubeBad(q, "mediaBodyRequired", "The request does not include the image content.")
 		return
 	case len(b) == 0:
-		ytBad(q, "mediaBodyRequired", "The request does not include the image content.")
+		youtubeBad(q, "mediaBodyRequired", "The request does not include the image content.")
 		return
 	case len(b) > 2<<20:
-		ytBad(q, "imageTooLarge", "The image that you provided is too large.")
+		youtubeBad(q, "imageTooLarge", "The image that you provided is too large.")
 		return
 	}
 	h.Data["thumbnail"] = fmt.Sprintf("%s:%d bytes", ct, len(b))
@@ -234,7 +234,7 @@ func ytThumbnail(q *req) {
 		"items": []map[string]any{{"default": map[string]any{"url": url, "width": 120, "height": 90}}}})
 }
 
-func ytThread(q *req) {
+func youtubeThread(q *req) {
 	var body struct {
 		Snippet struct {
 			VideoID         string `json:"videoId"`
@@ -246,7 +246,7 @@ func ytThread(q *req) {
 		} `json:"snippet"`
 	}
 	if !decodeJSON(q.r, &body) || body.Snippet.TopLevelComment.Snippet.TextOriginal == "" {
-		ytBad(q, "commentTextRequired", "The comment resource must contain the snippet.topLevelComment.snippet.textOriginal property.")
+		youtubeBad(q, "commentTextRequired", "The comment resource must contain the snippet.topLevelComment.snippet.textOriginal property.")
 		return
 	}
 	v := q.net.live(body.Snippet.VideoID, KindPost)
@@ -261,7 +261,7 @@ func ytThread(q *req) {
 		"videoId": v.ID, "topLevelComment": map[string]any{"kind": "youtube#comment", "id": id, "snippet": map[string]any{"videoId": v.ID, "textOriginal": text}}}})
 }
 
-func ytReply(q *req) {
+func youtubeReply(q *req) {
 	var body struct {
 		Snippet struct {
 			ParentID     string `json:"parentId"`
@@ -269,7 +269,7 @@ func ytReply(q *req) {
 		} `json:"snippet"`
 	}
 	if !decodeJSON(q.r, &body) || body.Snippet.TextOriginal == "" {
-		ytBad(q, "commentTextRequired", "The comment resource must contain the snippet.textOriginal property.")
+		youtubeBad(q, "commentTextRequired", "The comment resource must contain the snippet.textOriginal property.")
 		return
 	}
 	p := q.net.live(body.Snippet.ParentID, KindComment)

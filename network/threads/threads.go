@@ -1,7 +1,7 @@
 // Package threads is the adapter of Threads (graph.threads.net): consent at threads.net/oauth/authorize,
 // a short-lived token (POST /oauth/access_token) exchanged at once for a 60-day one
 // (th_exchange_token); Refresh renews a long-lived token (th_refresh_token) while it is valid —
-// there is no refresh token. The user from GET /v1.0/me. Errors are Graph's (facebook.Classify).
+// there is no refresh token. The user from GET /v1.0/me. Errors are Graph's (meta.Classify).
 package threads
 
 import (
@@ -14,7 +14,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
-	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/meta"
 	"github.com/crier/crier/network/pubutil"
 )
 
@@ -40,7 +40,7 @@ func New(ep core.Endpoints, cred core.Credentials) *Adapter {
 	return &Adapter{
 		oauth: &core.OAuth2{Network: app.Threads, ScopeSep: ",", Config: oauth2.Config{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret, Scopes: Scopes,
 			Endpoint: oauth2.Endpoint{AuthURL: strings.TrimRight(ep.Auth, "/") + "/oauth/authorize", TokenURL: base + "/oauth/access_token", AuthStyle: oauth2.AuthStyleInParams}}},
-		api:  core.NewClient(app.Threads, facebook.Classify),
+		api:  core.NewClient(app.Threads, meta.Classify),
 		base: base,
 		cred: cred,
 	}
