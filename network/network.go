@@ -30,6 +30,13 @@ import (
 	"github.com/crier/crier/network/youtube"
 )
 
+// Importing network registers every network's spec (its payload, rules, caps and look), once, in
+// the spec's order: app and web read them from app.SpecOf.
+func init() {
+	app.RegisterNetworks(tiktok.Spec, youtube.Spec, instagram.Spec, facebook.Spec, x.Spec, threads.Spec, linkedin.Spec,
+		pinterest.Spec, reddit.Spec, mastodon.Spec, discord.Spec, slack.Spec, bluesky.Spec, googlebusiness.Spec, snapchat.Spec)
+}
+
 // Options choose where the adapters point.
 type Options struct {
 	Sandbox bool

@@ -12,6 +12,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/pinterest"
+	"github.com/crier/crier/network/pubutil"
+	"github.com/crier/crier/network/reddit"
+	"github.com/crier/crier/network/snapchat"
+	"github.com/crier/crier/network/x"
+	"github.com/crier/crier/network/youtube"
 	"github.com/crier/crier/views/layout"
 	composerview "github.com/crier/crier/views/pages/composer"
 	mediaview "github.com/crier/crier/views/pages/media"
@@ -636,8 +642,8 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 			ids = append(ids, p.Uploads()...)
 		}
 	}
-	if in.Data.Twitter != nil {
-		for _, tw := range in.Data.Twitter.Thread {
+	if tw := x.Of(&in.Data); tw != nil {
+		for _, tw := range tw.Thread {
 			ids = append(ids, tw.UploadIDs...)
 		}
 	}
@@ -665,22 +671,22 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		card.Avatar = h.safeAvatar(a.AvatarURL)
 		body := text
 		switch v := p.(type) {
-		case *app.YouTubePayload:
+		case *youtube.Payload:
 			card.Title, body = text, v.Description
-		case *app.RedditPayload:
+		case *reddit.Payload:
 			card.Title, body, card.Where = text, v.Description, "r/"+strings.TrimPrefix(v.SR, "r/")
-		case *app.PinterestPayload:
+		case *pinterest.Payload:
 			card.Title, body = text, v.Description
 			if v.BoardName != "" {
 				card.Where = "Board: " + v.BoardName
 			}
-		case *app.ChatPayload:
+		case *pubutil.ChatPayload:
 			if v.ChannelID != "" {
 				card.Where = "#" + channelName(a, v.ChannelID)
 			}
-		case *app.SnapchatPayload:
+		case *snapchat.Payload:
 			card.Title = v.Title
-		case *app.TwitterPayload:
+		case *x.Payload:
 			for _, tw := range v.Thread {
 				tc := composerview.ThreadCard{Text: tw.Text}
 				for _, id := range tw.UploadIDs {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/instagram"
 )
 
 // composerInput is the composer's form, read: what the Service gets, and every value as typed
@@ -581,9 +582,9 @@ func pathIndex(p any) (int, bool) {
 // issueName is the field of a Service issue on this form: issueField, and a carousel slide's issue
 // (["data","INSTAGRAM","carouselItems",i,…]) goes to the slide of the i-th item's upload.
 func (in composerInput) issueName(path []any) string {
-	if len(path) >= 4 && path[0] == "data" && path[2] == "carouselItems" && in.Data.Instagram != nil && path[1] == string(app.Instagram) {
-		if i, ok := pathIndex(path[3]); ok && i < len(in.Data.Instagram.CarouselItems) {
-			return slideName(app.Instagram, in.Data.Instagram.CarouselItems[i].UploadID, "")
+	if ig := instagram.Of(&in.Data); len(path) >= 4 && path[0] == "data" && path[2] == "carouselItems" && ig != nil && path[1] == string(app.Instagram) {
+		if i, ok := pathIndex(path[3]); ok && i < len(ig.CarouselItems) {
+			return slideName(app.Instagram, ig.CarouselItems[i].UploadID, "")
 		}
 	}
 	return issueField(path)

@@ -1,0 +1,13 @@
+package pinterest
+
+import "github.com/crier/crier/app"
+
+// Spec is Pinterest's: its payload and rules, caps and capabilities (pins cannot be commented on).
+var Spec = &app.NetworkSpec{
+	Network:    app.Pinterest,
+	Name:       "Pinterest",
+	NewPayload: func() app.Payload { return &Payload{} },
+	Check:      check,
+	TextLength: app.CountRunes(titleLimit),
+	DailyCaps:  app.DailyCaps{Posts: 100, Comments: 100},
+}
