@@ -138,10 +138,11 @@ func (d PostData) MarshalJSON() ([]byte, error) {
 // network, a payload already there is decoded into, and a payload that does not decode is the first
 // error while the others are still read.
 func (d *PostData) UnmarshalJSON(b []byte) error {
-	var fields []struct {
+	type field struct {
 		key string
 		raw json.RawMessage
 	}
+	var fields []field
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := dec.Token(); err != nil {
 		return err
@@ -160,10 +161,7 @@ func (d *PostData) UnmarshalJSON(b []byte) error {
 		if err := dec.Decode(&raw); err != nil {
 			return err
 		}
-		fields = append(fields, struct {
-			key string
-			raw json.RawMessage
-		}{tok.(string), raw})
+		fields = append(fields, field{tok.(string), raw})
 	}
 	var first error
 	for _, f := range fields {
