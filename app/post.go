@@ -270,7 +270,7 @@ type postInput struct {
 }
 
 // checkPost validates a post's content against the team with the per-network rules
-// (post_rules.go): accounts, channels, uploads, text limits, dates.
+// (post_rules.go and each network's rules.go): accounts, channels, uploads, text limits, dates.
 func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[Network]*SocialAccount) error {
 	ids := ruleUploadIDs(&in.data)
 	uploads := map[string]*Upload{}
