@@ -42,8 +42,11 @@ func TestPostDataJSON(t *testing.T) {
 
 	require.NoError(t, json.Unmarshal([]byte(`{"MASTODON":null}`), &d))
 	require.Nil(t, mastodon.Of(&d))
-	require.Error(t, json.Unmarshal([]byte(`{"TWITTER":{"text":1},"MASTODON":{"text":"back"}}`), &d))
+	err = json.Unmarshal([]byte(`{"TWITTER":{"text":1},"MASTODON":{"text":"back"}}`), &d)
+	require.EqualError(t, err, "json: cannot unmarshal number into Go struct field Payload.TWITTER.text of type string")
 	require.Equal(t, "back", mastodon.Of(&d).Text, "the other payloads are still read")
+	require.EqualError(t, json.Unmarshal([]byte(`{"TWITTER":5}`), &d), "json: cannot unmarshal number into Go struct field PostData.TWITTER of type x.Payload")
+	require.EqualError(t, json.Unmarshal([]byte(`[1]`), &d), "json: cannot unmarshal array into Go value of type app.PostData")
 
 	empty, err := json.Marshal(app.PostData{})
 	require.NoError(t, err)

@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -138,22 +140,25 @@ func (d PostData) MarshalJSON() ([]byte, error) {
 // network, a payload already there is decoded into, and a payload that does not decode is the first
 // error while the others are still read.
 func (d *PostData) UnmarshalJSON(b []byte) error {
-	type field struct {
-		key string
-		raw json.RawMessage
-	}
-	var fields []field
 	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil {
+	tok, err := dec.Token()
+	switch {
+	case err != nil:
 		return err
-	} else if tok == nil {
+	case tok == nil:
 		return nil // null: nothing to read
-	} else if delim, ok := tok.(json.Delim); !ok || delim != '{' {
+	case tok != json.Delim('{'):
 		var target map[string]json.RawMessage
-		return json.Unmarshal(b, &target) // the decoding error of a non-object
+		err := json.Unmarshal(b, &target) // the decoding error of a non-object, named as data's
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Type = reflect.TypeFor[PostData]()
+		}
+		return err
 	}
+	var first error
 	for dec.More() {
-		tok, err := dec.Token()
+		key, err := dec.Token()
 		if err != nil {
 			return err
 		}
@@ -161,28 +166,48 @@ func (d *PostData) UnmarshalJSON(b []byte) error {
 		if err := dec.Decode(&raw); err != nil {
 			return err
 		}
-		fields = append(fields, field{tok.(string), raw})
-	}
-	var first error
-	for _, f := range fields {
-		n, ok := payloadKey(f.key)
-		if !ok {
-			continue
-		}
-		if string(f.raw) == "null" {
-			d.Set(n, nil)
-			continue
-		}
-		p := d.Of(n)
-		if p == nil {
-			p = SpecOf(n).NewPayload()
-		}
-		if err := json.Unmarshal(f.raw, p); err != nil && first == nil {
+		if err := d.read(key.(string), raw); err != nil && first == nil {
 			first = err
 		}
-		d.Set(n, p)
 	}
 	return first
+}
+
+// read decodes the value of one key of data.
+func (d *PostData) read(key string, raw json.RawMessage) error {
+	n, ok := payloadKey(key)
+	if !ok {
+		return nil
+	}
+	if string(raw) == "null" {
+		d.Set(n, nil)
+		return nil
+	}
+	p := d.Of(n)
+	if p == nil {
+		p = SpecOf(n).NewPayload()
+	}
+	err := json.Unmarshal(raw, p)
+	d.Set(n, p)
+	if err != nil {
+		return underNetwork(err, n)
+	}
+	return nil
+}
+
+// underNetwork places a payload's type error under its network's field, as the struct did
+// ("PostData.TWITTER", "Payload.TWITTER.text").
+func underNetwork(err error, n Network) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if te.Field == "" {
+		te.Struct, te.Field = "PostData", string(n)
+	} else {
+		te.Field = string(n) + "." + te.Field
+	}
+	return te
 }
 
 // payloadKey is the registered network a key of data names (exactly, else case-insensitively).
