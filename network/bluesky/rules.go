@@ -9,12 +9,15 @@ import (
 
 const bytesLimit = 3000 // §13 ≤ 3,000 bytes
 
+// length counts graphemes (§13: what people see as one character).
+func length(text string) int { return uniseg.GraphemeClusterCount(text) }
+
 // §13 Bluesky: 300 graphemes and 3,000 bytes; up to 4 images JPEG/PNG ≤ 1,000,000 bytes, or one video
 // MP4/MOV ≤ 100 MB, ≤ 3 min; one embed: media, a link card or a quote (media with a quote is allowed).
 func check(c *app.PostCheck, base []any, pl app.Payload) {
 	p := pl.(*Payload)
 	n := app.Bluesky
-	used, limit := uniseg.GraphemeClusterCount(p.Text), textLimit
+	used, limit := length(p.Text), textLimit
 	c.TextMax(n, app.JoinPath(base, "text"), used, limit, "characters", "text")
 	c.TextMax(n, app.JoinPath(base, "text"), len(p.Text), bytesLimit, "bytes (accented letters take 2, emoji 4 or more)", "text")
 	m := c.ListMedia(base, "uploadIds", p.UploadIDs)

@@ -1,10 +1,6 @@
 package bluesky
 
-import (
-	"github.com/rivo/uniseg"
-
-	"github.com/crier/crier/app"
-)
+import "github.com/crier/crier/app"
 
 const textLimit = 300 // §13 300 graphemes
 
@@ -14,9 +10,7 @@ var Spec = &app.NetworkSpec{
 	Name:       "Bluesky",
 	NewPayload: func() app.Payload { return &Payload{} },
 	Check:      check,
-	TextLength: func(text string, _ *app.SocialAccount) (int, int) {
-		return uniseg.GraphemeClusterCount(text), textLimit
-	},
-	DailyCaps: app.DailyCaps{Posts: 1000, Comments: 1000},
-	Comments:  true,
+	TextLength: func(text string, _ *app.SocialAccount) (int, int) { return length(text), textLimit },
+	DailyCaps:  app.DailyCaps{Posts: 1000, Comments: 1000},
+	Comments:   true,
 }

@@ -2,7 +2,7 @@ package pinterest
 
 import "github.com/crier/crier/app"
 
-// Spec is Pinterest's: its payload and rules, caps and capabilities (pins cannot be commented on).
+// Spec is Pinterest's: its payload and rules, caps and capabilities (no comments through Crier).
 var Spec = &app.NetworkSpec{
 	Network:    app.Pinterest,
 	Name:       "Pinterest",

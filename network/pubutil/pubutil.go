@@ -1,6 +1,6 @@
 // Package pubutil holds what the publishing code of several adapters shares: polling an async
 // media flow within ctx, the attempt marker Find relies on, refusals as permanent network errors,
-// and reading an upload's bytes.
+// and reading an upload's bytes; and the chat networks' (Discord, Slack) shared payload and rules.
 package pubutil
 
 import (
