@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"reflect"
+	"strings"
 	"time"
 
 	"github.com/crier/crier/app"
@@ -22,39 +24,23 @@ func (s *Server) AppGetHealth(ctx context.Context, _ AppGetHealthRequestObject) 
 	return out, nil
 }
 
+// platformFields maps each network to its field of the generated HealthPlatforms, by the field's
+// JSON name (the network's wire value).
+var platformFields = func() map[app.Network]int {
+	out := map[app.Network]int{}
+	t := reflect.TypeFor[HealthPlatforms]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		out[app.Network(name)] = i
+	}
+	return out
+}()
+
 // platformField is the generated struct's field for network n.
 func platformField(p *HealthPlatforms, n app.Network) *HealthPlatformStatus {
-	switch n {
-	case app.TikTok:
-		return &p.TIKTOK
-	case app.YouTube:
-		return &p.YOUTUBE
-	case app.Instagram:
-		return &p.INSTAGRAM
-	case app.Facebook:
-		return &p.FACEBOOK
-	case app.Twitter:
-		return &p.TWITTER
-	case app.Threads:
-		return &p.THREADS
-	case app.LinkedIn:
-		return &p.LINKEDIN
-	case app.Pinterest:
-		return &p.PINTEREST
-	case app.Reddit:
-		return &p.REDDIT
-	case app.Mastodon:
-		return &p.MASTODON
-	case app.Discord:
-		return &p.DISCORD
-	case app.Slack:
-		return &p.SLACK
-	case app.Bluesky:
-		return &p.BLUESKY
-	case app.GoogleBusiness:
-		return &p.GOOGLEBUSINESS
-	case app.Snapchat:
-		return &p.SNAPCHAT
+	i, ok := platformFields[n]
+	if !ok {
+		return nil
 	}
-	return nil
+	return reflect.ValueOf(p).Elem().Field(i).Addr().Interface().(*HealthPlatformStatus)
 }

@@ -231,12 +231,10 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 	return nil
 }
 
+// commentNetwork reports whether posts on n can be commented on through Crier.
 func commentNetwork(n Network) bool {
-	switch n {
-	case Pinterest, GoogleBusiness, Snapchat:
-		return false
-	}
-	return n.Valid()
+	s := SpecOf(n)
+	return s != nil && s.Comments
 }
 
 func (in *commentInput) dataJSON() []byte {

@@ -23,6 +23,9 @@ type NetworkSpec struct {
 	// (limit 0: no limit). Nil counts characters against no limit.
 	TextLength func(text string, a *SocialAccount) (used, limit int)
 	DailyCaps  DailyCaps
+	// ChannelNeeded answers what the account must have selected before a post is scheduled ("a
+	// Facebook page"); "" (or nil) when it publishes as itself.
+	ChannelNeeded func(a *SocialAccount) string
 
 	// Capabilities.
 	Comments bool // posts on it can be commented on through Crier
@@ -168,7 +171,3 @@ func Specs() []*NetworkSpec {
 	defer specs.RUnlock()
 	return append([]*NetworkSpec(nil), specs.ordered...)
 }
-
-// PostCheck collects the issues of a post beyond its schema; a network's Check adds to it with its
-// helpers (counts, formats, sizes, durations, text limits).
-type PostCheck = ruleCtx

@@ -1,5 +1,7 @@
 package app
 
+import "slices"
+
 // Network identifies one of the 15 social networks. The values are the spec's wire values.
 type Network string
 
@@ -27,15 +29,14 @@ var Networks = []Network{
 	Reddit, Mastodon, Discord, Slack, Bluesky, GoogleBusiness, Snapchat,
 }
 
-var networkNames = map[Network]string{
-	TikTok: "TikTok", YouTube: "YouTube", Instagram: "Instagram", Facebook: "Facebook",
-	Twitter: "X", Threads: "Threads", LinkedIn: "LinkedIn", Pinterest: "Pinterest",
-	Reddit: "Reddit", Mastodon: "Mastodon", Discord: "Discord", Slack: "Slack",
-	Bluesky: "Bluesky", GoogleBusiness: "Google Business", Snapchat: "Snapchat",
+// Valid reports whether n is one of the networks.
+func (n Network) Valid() bool { return slices.Contains(Networks, n) }
+
+// DisplayName is the name people know the network by ("X" for TWITTER): its spec's Name ("" when
+// no spec is registered).
+func (n Network) DisplayName() string {
+	if s := SpecOf(n); s != nil {
+		return s.Name
+	}
+	return ""
 }
-
-// Valid reports whether n is one of the 15 networks.
-func (n Network) Valid() bool { _, ok := networkNames[n]; return ok }
-
-// DisplayName is the name people know the network by ("X" for TWITTER).
-func (n Network) DisplayName() string { return networkNames[n] }

@@ -195,53 +195,17 @@ func parsePostDate(raw, field string) (time.Time, error) {
 // ensurePayload gives data an empty payload for n when it has none (a network named only in
 // socialAccountTypes publishes with the defaults).
 func (d *PostData) ensurePayload(n Network) {
-	if d.Of(n) != nil {
-		return
+	if s := SpecOf(n); s != nil && s.NewPayload != nil && d.Of(n) == nil {
+		d.Set(n, s.NewPayload())
 	}
-	merged := map[string]json.RawMessage{}
-	b, _ := json.Marshal(d)
-	_ = json.Unmarshal(b, &merged)
-	merged[string(n)] = json.RawMessage("{}")
-	b, _ = json.Marshal(merged)
-	*d = PostData{}
-	_ = json.Unmarshal(b, d)
 }
 
-// applyPostDefaults writes the spec's defaults into the payloads (booleans and numbers default to
-// false and 0, which the payload types already are).
+// applyPostDefaults writes each payload's defaults into it.
 func applyPostDefaults(d *PostData) {
-	def := func(s *string, v string) {
-		if *s == "" {
-			*s = v
+	for _, n := range d.Networks() {
+		if p, ok := d.Of(n).(Defaulter); ok {
+			p.SetDefaults()
 		}
-	}
-	if p := d.Facebook; p != nil {
-		def(&p.Type, "POST")
-	}
-	if p := d.Instagram; p != nil {
-		def(&p.Type, "POST")
-		if p.ShareToFeed == nil {
-			t := true
-			p.ShareToFeed = &t
-		}
-	}
-	if p := d.Threads; p != nil && p.GIF != nil {
-		def(&p.GIF.Provider, "GIPHY")
-	}
-	if p := d.TikTok; p != nil {
-		def(&p.Type, "VIDEO")
-	}
-	if p := d.YouTube; p != nil {
-		def(&p.Type, "SHORT")
-	}
-	if p := d.GoogleBusiness; p != nil {
-		def(&p.TopicType, "STANDARD")
-		if p.TopicType == "ALERT" {
-			def(&p.AlertType, "COVID_19")
-		}
-	}
-	if p := d.Snapchat; p != nil {
-		def(&p.Type, "STORY")
 	}
 }
 
@@ -306,7 +270,7 @@ type postInput struct {
 }
 
 // checkPost validates a post's content against the team with the per-network rules
-// (post_rules.go): accounts, channels, uploads, text limits, dates.
+// (post_rules.go and each network's rules.go): accounts, channels, uploads, text limits, dates.
 func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[Network]*SocialAccount) error {
 	ids := ruleUploadIDs(&in.data)
 	uploads := map[string]*Upload{}
@@ -1117,7 +1081,7 @@ func (s *Service) deleteOnNetwork(ctx context.Context, t store.PublishTarget) {
 	var extra map[string]string
 	_ = json.Unmarshal(t.Extra, &extra)
 	_, err = s.withToken(ctx, row, func(tok *Token) error {
-		return pub.Delete(ctx, tok, &DeleteRequest{Network: n, Account: &acct, Channel: selectedChannel(&acct, nil), ExternalID: *t.ExternalID, Extra: extra})
+		return pub.Delete(ctx, tok, &DeleteRequest{Network: n, Account: &acct, Channel: SelectedChannel(&acct, nil), ExternalID: *t.ExternalID, Extra: extra})
 	})
 	if err != nil {
 		msg := "Not deleted on " + n.DisplayName() + ": " + err.Error()

@@ -1,31 +1,18 @@
 package app
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+)
 
-// Per-network post payloads: the spec's payload table, one struct per network, shared by the
-// validation (post_validate.go), the publishing pipeline and the adapters (which read the payload
-// of their own network from PublishRequest), and the composer. JSON names are the wire names of the
-// contract's PostData schema (api/openapi.json); defaults are applied by Defaults.
-
-// PostData is a post's payload per network (the spec's data object). A nil entry means the
-// network is not a target.
-type PostData struct {
-	Twitter        *TwitterPayload        `json:"TWITTER,omitempty"`
-	Pinterest      *PinterestPayload      `json:"PINTEREST,omitempty"`
-	Facebook       *FacebookPayload       `json:"FACEBOOK,omitempty"`
-	Instagram      *InstagramPayload      `json:"INSTAGRAM,omitempty"`
-	Threads        *ThreadsPayload        `json:"THREADS,omitempty"`
-	TikTok         *TikTokPayload         `json:"TIKTOK,omitempty"`
-	LinkedIn       *LinkedInPayload       `json:"LINKEDIN,omitempty"`
-	YouTube        *YouTubePayload        `json:"YOUTUBE,omitempty"`
-	Reddit         *RedditPayload         `json:"REDDIT,omitempty"`
-	Discord        *ChatPayload           `json:"DISCORD,omitempty"`
-	Slack          *ChatPayload           `json:"SLACK,omitempty"`
-	Mastodon       *MastodonPayload       `json:"MASTODON,omitempty"`
-	Bluesky        *BlueskyPayload        `json:"BLUESKY,omitempty"`
-	GoogleBusiness *GoogleBusinessPayload `json:"GOOGLE_BUSINESS,omitempty"`
-	Snapchat       *SnapchatPayload       `json:"SNAPCHAT,omitempty"`
-}
+// Per-network post payloads: each network's payload type is its own (network/<name>/payload.go,
+// made by its spec's NewPayload), shared by the validation (its spec's Check), the publishing
+// pipeline and the adapter (which reads the payload of its own network from PublishRequest), and the
+// composer. JSON names are the wire names of the contract's PostData schema (api/openapi.json).
 
 // Payload is what every network's payload has: the text and the media.
 type Payload interface {
@@ -35,55 +22,59 @@ type Payload interface {
 	Uploads() []string
 }
 
+// What some payloads have besides (the pipeline asks for each where it matters).
+type (
+	// Defaulter writes the spec's defaults into the payload (booleans and numbers default to false
+	// and 0, which the payload types already are).
+	Defaulter interface{ SetDefaults() }
+	// UploadNamer names uploads beyond Uploads that the rules check: uploadIds given beside
+	// mediaItems or carousel items, the uploads of X's thread posts.
+	UploadNamer interface{ NamedUploads() []string }
+	// MoreMedia names the uploads publishing needs beyond Uploads (PublishRequest.More).
+	MoreMedia interface{ MoreUploads() []string }
+	// Thumbnailed has a thumbnail (an upload id or a URL; "" when none).
+	Thumbnailed interface{ ThumbnailRef() string }
+	// AltTexter gives the media (in Uploads' order) the alt texts the payload sets.
+	AltTexter interface{ ApplyAltTexts(media []MediaFile) }
+	// ChannelPicker chooses the channel a post goes to from its payload (a board, a subreddit, a chat
+	// channel); without it the account's selected channel is used.
+	ChannelPicker interface {
+		PublishChannel(n Network, acct *SocialAccount) (*Channel, error)
+	}
+	// Story is a payload that may be a story (which cannot be commented on).
+	Story interface{ IsStory() bool }
+)
+
+// PostData is a post's payload per network (the spec's data object): each network's own payload
+// type, decoded and encoded through the registered specs. A network without a payload is not a
+// target. The zero value is empty; copies do not share later Sets.
+type PostData struct {
+	payloads map[Network]Payload
+}
+
 // Of answers the payload of one network (nil when the network is not a target).
 func (d *PostData) Of(n Network) Payload {
 	if d == nil {
 		return nil
 	}
-	switch n {
-	case Twitter:
-		return nilIf(d.Twitter)
-	case Pinterest:
-		return nilIf(d.Pinterest)
-	case Facebook:
-		return nilIf(d.Facebook)
-	case Instagram:
-		return nilIf(d.Instagram)
-	case Threads:
-		return nilIf(d.Threads)
-	case TikTok:
-		return nilIf(d.TikTok)
-	case LinkedIn:
-		return nilIf(d.LinkedIn)
-	case YouTube:
-		return nilIf(d.YouTube)
-	case Reddit:
-		return nilIf(d.Reddit)
-	case Discord:
-		return nilIf(d.Discord)
-	case Slack:
-		return nilIf(d.Slack)
-	case Mastodon:
-		return nilIf(d.Mastodon)
-	case Bluesky:
-		return nilIf(d.Bluesky)
-	case GoogleBusiness:
-		return nilIf(d.GoogleBusiness)
-	case Snapchat:
-		return nilIf(d.Snapchat)
-	}
-	return nil
+	return d.payloads[n]
 }
 
-// nilIf keeps a typed nil pointer from becoming a non-nil interface.
-func nilIf[T any, P interface {
-	*T
-	Payload
-}](p P) Payload {
-	if p == nil {
-		return nil
+// Set gives network n the payload p (nil removes the network).
+func (d *PostData) Set(n Network, p Payload) {
+	next := make(map[Network]Payload, len(d.payloads)+1)
+	for k, v := range d.payloads {
+		next[k] = v
 	}
-	return p
+	if p == nil {
+		delete(next, n)
+	} else {
+		next[n] = p
+	}
+	if len(next) == 0 {
+		next = nil
+	}
+	d.payloads = next
 }
 
 // Networks lists the targets of the data, in the spec's order.
@@ -107,13 +98,139 @@ func (d *PostData) Raw(n Network) json.RawMessage {
 	return b
 }
 
+// wireOrder is the order data's networks are written in: that of the struct PostData was before the
+// networks owned their payloads, so stored and emitted JSON stay byte-identical. Networks added
+// since follow in Networks' order.
+var wireOrder = func() []Network {
+	order := []Network{Twitter, Pinterest, Facebook, Instagram, Threads, TikTok, LinkedIn, YouTube,
+		Reddit, Discord, Slack, Mastodon, Bluesky, GoogleBusiness, Snapchat}
+	for _, n := range Networks {
+		if !slices.Contains(order, n) {
+			order = append(order, n)
+		}
+	}
+	return order
+}()
+
+// MarshalJSON writes {"NETWORK": payload, …} in wireOrder.
+func (d PostData) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for _, n := range wireOrder {
+		p := d.payloads[n]
+		if p == nil {
+			continue
+		}
+		v, err := json.Marshal(p)
+		if err != nil {
+			return nil, err
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + string(n) + `":`)
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads each network's payload into its spec's type, as a struct field would be: keys
+// match networks exactly or else case-insensitively, unknown keys are ignored, null removes a
+// network, a payload already there is decoded into, and a payload that does not decode is the first
+// error while the others are still read.
+func (d *PostData) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.Token()
+	switch {
+	case err != nil:
+		return err
+	case tok == nil:
+		return nil // null: nothing to read
+	case tok != json.Delim('{'):
+		var target map[string]json.RawMessage
+		err := json.Unmarshal(b, &target) // the decoding error of a non-object, named as data's
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			te.Type = reflect.TypeFor[PostData]()
+		}
+		return err
+	}
+	var first error
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		if err := d.read(key.(string), raw); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// read decodes the value of one key of data.
+func (d *PostData) read(key string, raw json.RawMessage) error {
+	n, ok := payloadKey(key)
+	if !ok {
+		return nil
+	}
+	if string(raw) == "null" {
+		d.Set(n, nil)
+		return nil
+	}
+	p := d.Of(n)
+	if p == nil {
+		p = SpecOf(n).NewPayload()
+	}
+	err := json.Unmarshal(raw, p)
+	d.Set(n, p)
+	if err != nil {
+		return underNetwork(err, n)
+	}
+	return nil
+}
+
+// underNetwork places a payload's type error under its network's field, as the struct did
+// ("PostData.TWITTER", "Payload.TWITTER.text").
+func underNetwork(err error, n Network) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	if te.Field == "" {
+		te.Struct, te.Field = "PostData", string(n)
+	} else {
+		te.Field = string(n) + "." + te.Field
+	}
+	return te
+}
+
+// payloadKey is the registered network a key of data names (exactly, else case-insensitively).
+func payloadKey(key string) (Network, bool) {
+	if s := SpecOf(Network(key)); s != nil && s.NewPayload != nil {
+		return s.Network, true
+	}
+	for _, s := range Specs() {
+		if s.NewPayload != nil && strings.EqualFold(string(s.Network), key) {
+			return s.Network, true
+		}
+	}
+	return "", false
+}
+
 // MediaItem is an upload with its alt text.
 type MediaItem struct {
 	UploadID string  `json:"uploadId"`
 	AltText  *string `json:"altText,omitempty"`
 }
 
-func mediaIDs(items []MediaItem, ids []string) []string {
+// MediaIDs are the upload ids of items, or ids when there are no items.
+func MediaIDs(items []MediaItem, ids []string) []string {
 	if len(items) == 0 {
 		return ids
 	}
@@ -124,109 +241,13 @@ func mediaIDs(items []MediaItem, ids []string) []string {
 	return out
 }
 
-// TwitterPayload is data.TWITTER.
-type TwitterPayload struct {
-	Text                string         `json:"text,omitempty"`
-	UploadIDs           []string       `json:"uploadIds,omitempty"`
-	MediaItems          []MediaItem    `json:"mediaItems,omitempty"`
-	ReplySettings       string         `json:"replySettings,omitempty"` // EVERYONE | FOLLOWING | MENTIONED_USERS | SUBSCRIBERS | VERIFIED
-	Poll                *TwitterPoll   `json:"poll,omitempty"`
-	QuoteTweetID        string         `json:"quoteTweetId,omitempty"`
-	ReplyToTweetID      string         `json:"replyToTweetId,omitempty"`
-	SubscribersOnly     bool           `json:"subscribersOnly,omitempty"`
-	Thread              []TwitterTweet `json:"thread,omitempty"`
-	TweetStorm          bool           `json:"tweetStorm,omitempty"`
-	TweetStormNumbering bool           `json:"tweetStormNumbering,omitempty"`
-	IsAIGenerated       bool           `json:"isAiGenerated,omitempty"`
-}
-
-// TwitterPoll is a poll attached to a tweet.
-type TwitterPoll struct {
-	Options         []string `json:"options"`
-	DurationMinutes int      `json:"durationMinutes"`
-}
-
-// TwitterTweet is one further tweet of a thread.
-type TwitterTweet struct {
-	Text      string   `json:"text,omitempty"`
-	UploadIDs []string `json:"uploadIds,omitempty"`
-}
-
-func (p *TwitterPayload) Body() string      { return p.Text }
-func (p *TwitterPayload) Uploads() []string { return mediaIDs(p.MediaItems, p.UploadIDs) }
-
-// PinterestPayload is data.PINTEREST.
-type PinterestPayload struct {
-	Text          string   `json:"text,omitempty"` // the pin's title
-	Description   string   `json:"description,omitempty"`
-	BoardName     string   `json:"boardName"`
-	UploadIDs     []string `json:"uploadIds,omitempty"`
-	Thumbnail     string   `json:"thumbnail,omitempty"`
-	Link          string   `json:"link,omitempty"`
-	AltText       string   `json:"altText,omitempty"`
-	Note          string   `json:"note,omitempty"`
-	DominantColor string   `json:"dominantColor,omitempty"`
-	IsAIGenerated bool     `json:"isAiGenerated,omitempty"`
-}
-
-func (p *PinterestPayload) Body() string      { return p.Text }
-func (p *PinterestPayload) Uploads() []string { return p.UploadIDs }
-
-// FacebookPayload is data.FACEBOOK.
-type FacebookPayload struct {
-	Type               string      `json:"type,omitempty"` // POST (default) | REEL | STORY
-	Text               string      `json:"text,omitempty"`
-	UploadIDs          []string    `json:"uploadIds,omitempty"`
-	MediaItems         []MediaItem `json:"mediaItems,omitempty"`
-	Link               string      `json:"link,omitempty"`
-	Thumbnail          string      `json:"thumbnail,omitempty"`
-	MediaTitle         string      `json:"mediaTitle,omitempty"`
-	NativeScheduleTime string      `json:"nativeScheduleTime,omitempty"`
-	TextFormatPresetID string      `json:"textFormatPresetId,omitempty"`
-}
-
-func (p *FacebookPayload) Body() string      { return p.Text }
-func (p *FacebookPayload) Uploads() []string { return mediaIDs(p.MediaItems, p.UploadIDs) }
-
-// InstagramPayload is data.INSTAGRAM.
-type InstagramPayload struct {
-	Type                   string                  `json:"type,omitempty"` // POST (default) | REEL | STORY
-	Text                   string                  `json:"text,omitempty"`
-	UploadIDs              []string                `json:"uploadIds,omitempty"`
-	AltText                string                  `json:"altText,omitempty"`
-	ThumbnailOffset        float64                 `json:"thumbnailOffset,omitempty"`
-	Thumbnail              string                  `json:"thumbnail,omitempty"`
-	ShareToFeed            *bool                   `json:"shareToFeed,omitempty"` // default true
-	Collaborators          []string                `json:"collaborators,omitempty"`
-	AutoFitImage           bool                    `json:"autoFitImage,omitempty"`
-	AutoCropImage          bool                    `json:"autoCropImage,omitempty"`
-	Tagged                 []InstagramTag          `json:"tagged,omitempty"`
-	CarouselItems          []InstagramCarouselItem `json:"carouselItems,omitempty"`
-	LocationID             string                  `json:"locationId,omitempty"`
-	TrialParams            *InstagramTrialParams   `json:"trialParams,omitempty"`
-	IsPaidPartnership      bool                    `json:"isPaidPartnership,omitempty"`
-	BrandedContentSponsors []string                `json:"brandedContentSponsors,omitempty"`
-	MusicSoundInfo         *MusicSoundInfo         `json:"musicSoundInfo,omitempty"`
-	IsAIGenerated          bool                    `json:"isAiGenerated,omitempty"`
-}
-
-// InstagramTag tags a user at a point of the image (0..1).
-type InstagramTag struct {
-	Username string  `json:"username"`
-	X        float64 `json:"x"`
-	Y        float64 `json:"y"`
-}
-
-// InstagramCarouselItem is one slide of a carousel.
-type InstagramCarouselItem struct {
-	UploadID string         `json:"uploadId"`
-	AltText  string         `json:"altText,omitempty"`
-	Tagged   []InstagramTag `json:"tagged,omitempty"`
-}
-
-// InstagramTrialParams makes a reel a trial reel.
-type InstagramTrialParams struct {
-	GraduationStrategy string `json:"graduationStrategy"` // MANUAL | SS_PERFORMANCE
+// ApplyItemAltTexts gives media the alt texts of items, in order.
+func ApplyItemAltTexts(items []MediaItem, media []MediaFile) {
+	for i, m := range items {
+		if i < len(media) && m.AltText != nil {
+			media[i].AltText = *m.AltText
+		}
+	}
 }
 
 // MusicSoundInfo is a licensed sound (Instagram, TikTok).
@@ -237,194 +258,3 @@ type MusicSoundInfo struct {
 	MusicSoundEnd            *float64 `json:"musicSoundEnd,omitempty"`   // TikTok
 	VideoOriginalSoundVolume *int     `json:"videoOriginalSoundVolume,omitempty"`
 }
-
-func (p *InstagramPayload) Body() string { return p.Text }
-func (p *InstagramPayload) Uploads() []string {
-	if len(p.CarouselItems) == 0 {
-		return p.UploadIDs
-	}
-	out := make([]string, 0, len(p.CarouselItems))
-	for _, c := range p.CarouselItems {
-		out = append(out, c.UploadID)
-	}
-	return out
-}
-
-// ThreadsPayload is data.THREADS.
-type ThreadsPayload struct {
-	Text                              string       `json:"text,omitempty"`
-	UploadIDs                         []string     `json:"uploadIds,omitempty"`
-	MediaItems                        []MediaItem  `json:"mediaItems,omitempty"`
-	TopicTag                          string       `json:"topicTag,omitempty"`
-	ReplyControl                      string       `json:"replyControl,omitempty"`
-	LinkAttachment                    string       `json:"linkAttachment,omitempty"`
-	Poll                              *ThreadsPoll `json:"poll,omitempty"`
-	GIF                               *ThreadsGIF  `json:"gif,omitempty"`
-	AllowlistedCountryCodes           []string     `json:"allowlistedCountryCodes,omitempty"`
-	CrosspostToInstagramStory         bool         `json:"crosspostToInstagramStory,omitempty"`
-	CrosspostToInstagramStoryDarkMode bool         `json:"crosspostToInstagramStoryDarkMode,omitempty"`
-}
-
-// ThreadsPoll is a poll of two to four options.
-type ThreadsPoll struct {
-	OptionA string `json:"optionA"`
-	OptionB string `json:"optionB"`
-	OptionC string `json:"optionC,omitempty"`
-	OptionD string `json:"optionD,omitempty"`
-}
-
-// ThreadsGIF is a GIF attachment (GIPHY only).
-type ThreadsGIF struct {
-	GIFID    string `json:"gifId"`
-	Provider string `json:"provider,omitempty"`
-}
-
-func (p *ThreadsPayload) Body() string      { return p.Text }
-func (p *ThreadsPayload) Uploads() []string { return mediaIDs(p.MediaItems, p.UploadIDs) }
-
-// TikTokPayload is data.TIKTOK.
-type TikTokPayload struct {
-	Type                  string          `json:"type,omitempty"` // VIDEO (default) | IMAGE
-	Text                  string          `json:"text,omitempty"`
-	UploadIDs             []string        `json:"uploadIds,omitempty"`
-	Thumbnail             string          `json:"thumbnail,omitempty"`
-	Privacy               string          `json:"privacy,omitempty"`
-	PhotoCoverIndex       int             `json:"photoCoverIndex,omitempty"`
-	IsBrandContent        bool            `json:"isBrandContent,omitempty"`
-	IsOrganicBrandContent bool            `json:"isOrganicBrandContent,omitempty"`
-	DisableComments       bool            `json:"disableComments,omitempty"`
-	DisableDuet           bool            `json:"disableDuet,omitempty"`
-	DisableStitch         bool            `json:"disableStitch,omitempty"`
-	ThumbnailOffset       float64         `json:"thumbnailOffset,omitempty"`
-	IsAIGenerated         bool            `json:"isAiGenerated,omitempty"`
-	AutoAddMusic          bool            `json:"autoAddMusic,omitempty"`
-	AutoScale             bool            `json:"autoScale,omitempty"`
-	UploadToDraft         bool            `json:"uploadToDraft,omitempty"`
-	MusicSoundInfo        *MusicSoundInfo `json:"musicSoundInfo,omitempty"`
-}
-
-func (p *TikTokPayload) Body() string      { return p.Text }
-func (p *TikTokPayload) Uploads() []string { return p.UploadIDs }
-
-// LinkedInPayload is data.LINKEDIN.
-type LinkedInPayload struct {
-	Text           string   `json:"text"`
-	UploadIDs      []string `json:"uploadIds,omitempty"`
-	Link           string   `json:"link,omitempty"`
-	Thumbnail      string   `json:"thumbnail,omitempty"`
-	MediaTitle     string   `json:"mediaTitle,omitempty"`
-	Privacy        string   `json:"privacy,omitempty"` // CONNECTIONS | PUBLIC | LOGGED_IN | CONTAINER
-	HideFromFeed   bool     `json:"hideFromFeed,omitempty"`
-	DisableReshare bool     `json:"disableReshare,omitempty"`
-}
-
-func (p *LinkedInPayload) Body() string      { return p.Text }
-func (p *LinkedInPayload) Uploads() []string { return p.UploadIDs }
-
-// YouTubePayload is data.YOUTUBE.
-type YouTubePayload struct {
-	Type                    string   `json:"type,omitempty"` // SHORT (default) | VIDEO
-	UploadIDs               []string `json:"uploadIds,omitempty"`
-	Text                    string   `json:"text,omitempty"` // the title
-	Description             string   `json:"description,omitempty"`
-	Thumbnail               string   `json:"thumbnail,omitempty"`
-	Privacy                 string   `json:"privacy,omitempty"` // PRIVATE | PUBLIC | UNLISTED
-	DefaultLanguage         string   `json:"defaultLanguage,omitempty"`
-	DefaultAudioLanguage    string   `json:"defaultAudioLanguage,omitempty"`
-	MadeForKids             bool     `json:"madeForKids,omitempty"`
-	ContainsSyntheticMedia  bool     `json:"containsSyntheticMedia,omitempty"`
-	HasPaidProductPlacement bool     `json:"hasPaidProductPlacement,omitempty"`
-}
-
-func (p *YouTubePayload) Body() string      { return p.Text }
-func (p *YouTubePayload) Uploads() []string { return p.UploadIDs }
-
-// RedditPayload is data.REDDIT.
-type RedditPayload struct {
-	SR          string   `json:"sr"`
-	Text        string   `json:"text"` // the title
-	Description string   `json:"description,omitempty"`
-	UploadIDs   []string `json:"uploadIds,omitempty"`
-	Link        string   `json:"link,omitempty"`
-	NSFW        bool     `json:"nsfw,omitempty"`
-	FlairID     string   `json:"flairId,omitempty"`
-}
-
-func (p *RedditPayload) Body() string      { return p.Text }
-func (p *RedditPayload) Uploads() []string { return p.UploadIDs }
-
-// ChatPayload is data.DISCORD and data.SLACK.
-type ChatPayload struct {
-	ChannelID string   `json:"channelId"`
-	Text      string   `json:"text,omitempty"`
-	UploadIDs []string `json:"uploadIds,omitempty"`
-	Username  string   `json:"username,omitempty"`
-	AvatarURL string   `json:"avatarUrl,omitempty"`
-}
-
-func (p *ChatPayload) Body() string      { return p.Text }
-func (p *ChatPayload) Uploads() []string { return p.UploadIDs }
-
-// MastodonPayload is data.MASTODON.
-type MastodonPayload struct {
-	Text      string   `json:"text,omitempty"`
-	UploadIDs []string `json:"uploadIds,omitempty"`
-	Thumbnail string   `json:"thumbnail,omitempty"`
-	Privacy   string   `json:"privacy,omitempty"` // PUBLIC | UNLISTED | PRIVATE | DIRECT
-	Spoiler   string   `json:"spoiler,omitempty"`
-}
-
-func (p *MastodonPayload) Body() string      { return p.Text }
-func (p *MastodonPayload) Uploads() []string { return p.UploadIDs }
-
-// BlueskyPayload is data.BLUESKY.
-type BlueskyPayload struct {
-	Text                string   `json:"text,omitempty"`
-	UploadIDs           []string `json:"uploadIds,omitempty"`
-	Tags                []string `json:"tags,omitempty"`
-	Labels              []string `json:"labels,omitempty"`
-	QuoteURI            string   `json:"quoteUri,omitempty"`
-	ExternalURL         string   `json:"externalUrl,omitempty"`
-	ExternalTitle       string   `json:"externalTitle,omitempty"`
-	ExternalDescription string   `json:"externalDescription,omitempty"`
-	Thumbnail           string   `json:"thumbnail,omitempty"`
-	VideoAlt            string   `json:"videoAlt,omitempty"`
-}
-
-func (p *BlueskyPayload) Body() string      { return p.Text }
-func (p *BlueskyPayload) Uploads() []string { return p.UploadIDs }
-
-// GoogleBusinessPayload is data.GOOGLE_BUSINESS.
-type GoogleBusinessPayload struct {
-	Text                 string   `json:"text,omitempty"`
-	UploadIDs            []string `json:"uploadIds,omitempty"`
-	TopicType            string   `json:"topicType,omitempty"` // STANDARD (default) | EVENT | OFFER | ALERT
-	LanguageCode         string   `json:"languageCode,omitempty"`
-	CallToActionType     string   `json:"callToActionType,omitempty"`
-	CallToActionURL      string   `json:"callToActionUrl,omitempty"`
-	EventTitle           string   `json:"eventTitle,omitempty"`
-	EventStartDate       string   `json:"eventStartDate,omitempty"`
-	EventEndDate         string   `json:"eventEndDate,omitempty"`
-	OfferCouponCode      string   `json:"offerCouponCode,omitempty"`
-	OfferRedeemOnlineURL string   `json:"offerRedeemOnlineUrl,omitempty"`
-	OfferTermsConditions string   `json:"offerTermsConditions,omitempty"`
-	AlertType            string   `json:"alertType,omitempty"` // COVID_19
-}
-
-func (p *GoogleBusinessPayload) Body() string      { return p.Text }
-func (p *GoogleBusinessPayload) Uploads() []string { return p.UploadIDs }
-
-// SnapchatPayload is data.SNAPCHAT.
-type SnapchatPayload struct {
-	Type              string   `json:"type,omitempty"` // STORY (default) | SPOTLIGHT | SAVED_STORY
-	UploadIDs         []string `json:"uploadIds,omitempty"`
-	Text              string   `json:"text,omitempty"`
-	Title             string   `json:"title,omitempty"`
-	Description       string   `json:"description,omitempty"`
-	Locale            string   `json:"locale,omitempty"`
-	SkipSaveToProfile bool     `json:"skipSaveToProfile,omitempty"`
-	StoryDuration     string   `json:"storyDuration,omitempty"` // ONE_DAY | TWO_DAYS | THREE_DAYS | ONE_WEEK
-}
-
-func (p *SnapchatPayload) Body() string      { return p.Text }
-func (p *SnapchatPayload) Uploads() []string { return p.UploadIDs }

@@ -281,8 +281,8 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 	return out, err
 }
 
-// selectedChannel answers the account's chosen channel (set-channel), or a named one.
-func selectedChannel(acct *SocialAccount, match func(Channel) bool) *Channel {
+// SelectedChannel answers the account's chosen channel (set-channel), or a named one.
+func SelectedChannel(acct *SocialAccount, match func(Channel) bool) *Channel {
 	for i := range acct.Channels {
 		c := acct.Channels[i]
 		if match != nil && match(c) {
@@ -302,28 +302,12 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 		return nil, permanent(n, "The stored payload cannot be read: "+err.Error())
 	}
 	req := &PublishRequest{AttemptKey: t.AttemptKey, PostID: deref(t.PostID), Network: n, Account: acct, Payload: payload}
-	switch p := payload.(type) {
-	case *ChatPayload:
-		req.Channel = selectedChannel(acct, func(c Channel) bool { return c.ID == p.ChannelID })
-		if req.Channel == nil {
-			req.Channel = &Channel{ID: p.ChannelID}
+	if cp, ok := payload.(ChannelPicker); ok {
+		if req.Channel, err = cp.PublishChannel(n, acct); err != nil {
+			return nil, err
 		}
-	case *RedditPayload:
-		sr := strings.TrimPrefix(strings.TrimPrefix(p.SR, "/r/"), "r/")
-		req.Channel = selectedChannel(acct, func(c Channel) bool {
-			return strings.EqualFold(c.ID, sr) || (c.Name != nil && strings.EqualFold(*c.Name, sr))
-		})
-		if req.Channel == nil {
-			req.Channel = &Channel{ID: sr, Name: &sr}
-		}
-	case *PinterestPayload:
-		req.Channel = selectedChannel(acct, func(c Channel) bool { return c.Name != nil && strings.EqualFold(*c.Name, p.BoardName) })
-		if req.Channel == nil {
-			return nil, &NetworkError{Network: n, Class: ErrPermanent, Status: 404, Code: "board_not_found",
-				Message: "Board not found: data.PINTEREST.boardName \"" + p.BoardName + "\" matches no board of the account"}
-		}
-	default:
-		req.Channel = selectedChannel(acct, nil)
+	} else {
+		req.Channel = SelectedChannel(acct, nil)
 	}
 	ids := payload.Uploads()
 	thumb := thumbnailOf(payload)
@@ -331,10 +315,8 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 		ids = append(ids, thumb)
 	}
 	var more []string
-	if tw, ok := payload.(*TwitterPayload); ok {
-		for _, tt := range tw.Thread {
-			more = append(more, tt.UploadIDs...)
-		}
+	if mm, ok := payload.(MoreMedia); ok {
+		more = mm.MoreUploads()
 		ids = append(ids, more...)
 	}
 	files, err := s.mediaFiles(ctx, t.OrganizationID, ids)
@@ -366,52 +348,15 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 }
 
 func thumbnailOf(p Payload) string {
-	switch v := p.(type) {
-	case *MastodonPayload:
-		return v.Thumbnail
-	case *PinterestPayload:
-		return v.Thumbnail
-	case *FacebookPayload:
-		return v.Thumbnail
-	case *InstagramPayload:
-		return v.Thumbnail
-	case *TikTokPayload:
-		return v.Thumbnail
-	case *LinkedInPayload:
-		return v.Thumbnail
-	case *YouTubePayload:
-		return v.Thumbnail
+	if t, ok := p.(Thumbnailed); ok {
+		return t.ThumbnailRef()
 	}
 	return ""
 }
 
 func applyAltTexts(p Payload, media []MediaFile) {
-	var items []MediaItem
-	switch v := p.(type) {
-	case *TwitterPayload:
-		items = v.MediaItems
-	case *FacebookPayload:
-		items = v.MediaItems
-	case *ThreadsPayload:
-		items = v.MediaItems
-	case *InstagramPayload:
-		for i, c := range v.CarouselItems {
-			if i < len(media) {
-				media[i].AltText = c.AltText
-			}
-		}
-		if len(v.CarouselItems) == 0 && len(media) > 0 {
-			media[0].AltText = v.AltText
-		}
-	case *PinterestPayload:
-		if len(media) > 0 {
-			media[0].AltText = v.AltText
-		}
-	}
-	for i, m := range items {
-		if i < len(media) && m.AltText != nil {
-			media[i].AltText = *m.AltText
-		}
+	if a, ok := p.(AltTexter); ok {
+		a.ApplyAltTexts(media)
 	}
 }
 
@@ -498,7 +443,7 @@ func (s *Service) replyRequest(ctx context.Context, t store.PublishTarget, acct 
 	}
 	var extra map[string]string
 	_ = json.Unmarshal(parent.Extra, &extra)
-	return &ReplyRequest{AttemptKey: t.AttemptKey, Account: acct, Channel: selectedChannel(acct, nil), ParentExternalID: *parent.ExternalID,
+	return &ReplyRequest{AttemptKey: t.AttemptKey, Account: acct, Channel: SelectedChannel(acct, nil), ParentExternalID: *parent.ExternalID,
 		ParentExtra: extra, Text: body.Text}, nil
 }
 

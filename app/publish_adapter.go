@@ -53,7 +53,7 @@ type PublishRequest struct {
 	// or for Discord/Slack the payload's channelId, for Reddit the subreddit, for Pinterest the board
 	// found by name. Nil when the account itself is the destination.
 	Channel *Channel
-	// Payload is this network's payload (*TwitterPayload, *RedditPayload …) with defaults applied.
+	// Payload is this network's payload (*x.Payload, *reddit.Payload …) with defaults applied.
 	Payload Payload
 	// Media are the payload's uploads in order, resolved.
 	Media []MediaFile

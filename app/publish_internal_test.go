@@ -50,33 +50,6 @@ func TestSettleFromTargets(t *testing.T) {
 	require.Equal(t, PostPosted, st)
 }
 
-func TestPostDefaultsAndDates(t *testing.T) {
-	t.Parallel()
-	d := PostData{Instagram: &InstagramPayload{}, TikTok: &TikTokPayload{}, YouTube: &YouTubePayload{}, GoogleBusiness: &GoogleBusinessPayload{TopicType: "ALERT"}}
-	d.ensurePayload(Snapchat)
-	applyPostDefaults(&d)
-	require.Equal(t, "POST", d.Instagram.Type)
-	require.True(t, *d.Instagram.ShareToFeed)
-	require.Equal(t, "VIDEO", d.TikTok.Type)
-	require.Equal(t, "SHORT", d.YouTube.Type)
-	require.Equal(t, "COVID_19", d.GoogleBusiness.AlertType)
-	require.Equal(t, "STORY", d.Snapchat.Type)
-	require.NotNil(t, d.Instagram, "ensurePayload keeps the other payloads")
-
-	for _, raw := range []string{"2026-11-23T12:00:00Z", "2026-11-23T13:00:00.000+01:00", "2026-11-23T12:00:00.123456Z"} {
-		got, err := parsePostDate(raw, "postDate")
-		require.NoError(t, err, raw)
-		require.Equal(t, 2026, got.Year())
-		require.Equal(t, time.UTC, got.Location())
-	}
-	_, err := parsePostDate("tomorrow", "postDate")
-	require.Equal(t, IssueInvalidDate, ErrorIssues(err)[0].Code)
-
-	p, err := payloadOf(Mastodon, []byte(`{"text":"hi","privacy":"UNLISTED"}`))
-	require.NoError(t, err)
-	require.Equal(t, "hi", p.(*MastodonPayload).Text)
-}
-
 // A post's failed first comment shows under its network in errors (and errorsVerbose), unless the
 // post itself failed there; a comment's own errors are its targets'.
 func TestTargetFieldsShowFailedFirstComments(t *testing.T) {

@@ -80,26 +80,13 @@ type DailyCaps struct {
 	Posts, Comments int
 }
 
-var networkDailyCaps = map[Network]DailyCaps{
-	TikTok:         {Posts: 15, Comments: 100},
-	YouTube:        {Posts: 6, Comments: 100},
-	Instagram:      {Posts: 50, Comments: 200},
-	Facebook:       {Posts: 50, Comments: 200},
-	Twitter:        {Posts: 100, Comments: 100},
-	Threads:        {Posts: 250, Comments: 1000},
-	LinkedIn:       {Posts: 150, Comments: 150},
-	Pinterest:      {Posts: 100, Comments: 100},
-	Reddit:         {Posts: 20, Comments: 100},
-	Mastodon:       {Posts: 300, Comments: 300},
-	Discord:        {Posts: 1000, Comments: 1000},
-	Slack:          {Posts: 1000, Comments: 1000},
-	Bluesky:        {Posts: 1000, Comments: 1000},
-	GoogleBusiness: {Posts: 50, Comments: 100},
-	Snapchat:       {Posts: 20, Comments: 20},
-}
-
 // DailyCapsOf answers a network's daily caps.
-func DailyCapsOf(n Network) DailyCaps { return networkDailyCaps[n] }
+func DailyCapsOf(n Network) DailyCaps {
+	if s := SpecOf(n); s != nil {
+		return s.DailyCaps
+	}
+	return DailyCaps{}
+}
 
 // DailyLimits is one social account's use of its network's daily caps on one UTC day.
 type DailyLimits struct {

@@ -30,9 +30,9 @@ import (
 	"github.com/crier/crier/network/youtube"
 )
 
-// Register registers every network's spec (app.RegisterNetworks), in app.Networks' order. It is
-// idempotent: the server and the tests call it before anything reads the specs.
-func Register() {
+// Importing network registers every network's spec (its payload, rules, caps and look), once, in
+// the spec's order: app and web read them from app.SpecOf.
+func init() {
 	app.RegisterNetworks(tiktok.Spec, youtube.Spec, instagram.Spec, facebook.Spec, x.Spec, threads.Spec, linkedin.Spec,
 		pinterest.Spec, reddit.Spec, mastodon.Spec, discord.Spec, slack.Spec, bluesky.Spec, googlebusiness.Spec, snapchat.Spec)
 }

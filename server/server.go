@@ -81,7 +81,6 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 	if log == nil {
 		log = slog.Default()
 	}
-	network.Register() // the networks' specs, before anything reads them
 	s := &Server{Config: cfg, Pool: opts.Pool, log: log, working: opts.Workers}
 	if s.Pool == nil {
 		pool, err := store.Connect(ctx, store.WithMaxConns(cfg.DatabaseURL, store.DefaultMaxConns))

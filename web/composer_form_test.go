@@ -10,6 +10,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/bluesky"
+	"github.com/crier/crier/network/facebook"
+	"github.com/crier/crier/network/instagram"
+	"github.com/crier/crier/network/linkedin"
+	"github.com/crier/crier/network/x"
 )
 
 // sampleValue is a value of the kind a field takes, as a person would type it.
@@ -118,23 +123,23 @@ func TestComposerFormSharedTextAndMedia(t *testing.T) {
 	require.Nil(t, in.PostDate)
 	require.Equal(t, []app.Network{app.Twitter, app.LinkedIn, app.Bluesky}, in.Networks)
 	require.Equal(t, "Hello world", in.Title)
-	require.Equal(t, "Hello world", in.Data.Twitter.Text)
-	require.Equal(t, []string{"u1", "u2"}, in.Data.Twitter.UploadIDs)
-	require.Equal(t, "Hello world", in.Data.LinkedIn.Text)
-	require.Equal(t, []string{"u3"}, in.Data.LinkedIn.UploadIDs)
-	require.Equal(t, "Hello sky", in.Data.Bluesky.Text)
-	require.Nil(t, in.Data.Facebook)
+	require.Equal(t, "Hello world", x.Of(&in.Data).Text)
+	require.Equal(t, []string{"u1", "u2"}, x.Of(&in.Data).UploadIDs)
+	require.Equal(t, "Hello world", linkedin.Of(&in.Data).Text)
+	require.Equal(t, []string{"u3"}, linkedin.Of(&in.Data).UploadIDs)
+	require.Equal(t, "Hello sky", bluesky.Of(&in.Data).Text)
+	require.Nil(t, facebook.Of(&in.Data))
 	// Instagram's share-to-feed defaults to true: unticked, it says false.
 	in = readComposer(url.Values{"networks": {"INSTAGRAM"}}, time.UTC)
-	require.NotNil(t, in.Data.Instagram.ShareToFeed)
-	require.False(t, *in.Data.Instagram.ShareToFeed)
+	require.NotNil(t, instagram.Of(&in.Data).ShareToFeed)
+	require.False(t, *instagram.Of(&in.Data).ShareToFeed)
 	// Alt texts make media items of the media, in order.
 	in = readComposer(url.Values{"networks": {"TWITTER"}, "uploadIds": {"u1", "u2"}, "TWITTER.mediaItems": {"\nA dog"}}, time.UTC)
-	require.Len(t, in.Data.Twitter.MediaItems, 2)
-	require.Nil(t, in.Data.Twitter.MediaItems[0].AltText)
-	require.Equal(t, "A dog", *in.Data.Twitter.MediaItems[1].AltText)
-	require.Empty(t, in.Data.Twitter.UploadIDs)
-	require.Equal(t, []string{"u1", "u2"}, in.Data.Twitter.Uploads())
+	require.Len(t, x.Of(&in.Data).MediaItems, 2)
+	require.Nil(t, x.Of(&in.Data).MediaItems[0].AltText)
+	require.Equal(t, "A dog", *x.Of(&in.Data).MediaItems[1].AltText)
+	require.Empty(t, x.Of(&in.Data).UploadIDs)
+	require.Equal(t, []string{"u1", "u2"}, x.Of(&in.Data).Uploads())
 }
 
 func TestComposerFormErrorsInPlace(t *testing.T) {
@@ -183,12 +188,12 @@ func TestComposerThreadPostsWithMedia(t *testing.T) {
 		"TWITTER.thread.12.uploadIds": {"c"}, "TWITTER.thread.bad key.uploadIds": {"x"}}
 	in := readComposer(vals, time.UTC)
 	require.Empty(t, in.Errors)
-	require.Equal(t, []app.TwitterTweet{
+	require.Equal(t, []x.ThreadTweet{
 		{Text: "2/", UploadIDs: []string{"a", "b"}},
 		{Text: "3/", UploadIDs: []string{"v"}},
 		{Text: "4/"},
 		{UploadIDs: []string{"c"}},
-	}, in.Data.Twitter.Thread)
+	}, x.Of(&in.Data).Thread)
 
 	// The form again: posts keyed 0… in payload order (so issue paths name them), one empty post
 	// after them, and the issue at thread[3].uploadIds beside the fourth post's media.
@@ -212,7 +217,7 @@ func TestComposerThreadPostsWithMedia(t *testing.T) {
 	require.Equal(t, []string{"v"}, back["TWITTER.thread.1.uploadIds"])
 	require.Equal(t, []string{"c"}, back["TWITTER.thread.3.uploadIds"])
 	again := readComposer(back, time.UTC)
-	require.Equal(t, in.Data.Twitter.Thread, again.Data.Twitter.Thread)
+	require.Equal(t, x.Of(&in.Data).Thread, x.Of(&again.Data).Thread)
 
 	require.True(t, pickerName("TWITTER.thread.12.uploadIds"))
 	require.True(t, pickerName("LINKEDIN.uploadIds"))
@@ -230,11 +235,11 @@ func TestComposerInstagramSlides(t *testing.T) {
 		"INSTAGRAM.slide.u9.altText": {"not chosen"}}
 	in := readComposer(vals, time.UTC)
 	require.Empty(t, in.Errors)
-	ig := in.Data.Instagram
+	ig := instagram.Of(&in.Data)
 	require.Empty(t, ig.UploadIDs)
-	require.Equal(t, []app.InstagramCarouselItem{
+	require.Equal(t, []instagram.CarouselItem{
 		{UploadID: "u2"},
-		{UploadID: "u1", AltText: "First", Tagged: []app.InstagramTag{{Username: "ada", X: 0.5, Y: 0.25}, {Username: "bob", X: 0, Y: 1}}},
+		{UploadID: "u1", AltText: "First", Tagged: []instagram.Tag{{Username: "ada", X: 0.5, Y: 0.25}, {Username: "bob", X: 0, Y: 1}}},
 		{UploadID: "u3"},
 	}, ig.CarouselItems)
 	require.Equal(t, "INSTAGRAM.slide.u1", in.issueName([]any{"data", "INSTAGRAM", "carouselItems", float64(1), "uploadId"}))
@@ -242,15 +247,15 @@ func TestComposerInstagramSlides(t *testing.T) {
 
 	// No slide values: plain uploadIds. One medium: no carousel (the post-wide fields apply).
 	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1", "u2"}}, time.UTC)
-	require.Nil(t, in.Data.Instagram.CarouselItems)
-	require.Equal(t, []string{"u1", "u2"}, in.Data.Instagram.UploadIDs)
+	require.Nil(t, instagram.Of(&in.Data).CarouselItems)
+	require.Equal(t, []string{"u1", "u2"}, instagram.Of(&in.Data).UploadIDs)
 	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1"}, "INSTAGRAM.slide.u1.altText": {"x"}}, time.UTC)
-	require.Nil(t, in.Data.Instagram.CarouselItems)
+	require.Nil(t, instagram.Of(&in.Data).CarouselItems)
 	// The network's own media make the slides.
 	in = readComposer(url.Values{"networks": {"INSTAGRAM"}, "uploadIds": {"u1"}, "INSTAGRAM.uploadIds": {"o1", "o2"},
 		"INSTAGRAM.slide.o2.altText": {"Own"}}, time.UTC)
-	require.Equal(t, "o2", in.Data.Instagram.CarouselItems[1].UploadID)
-	require.Equal(t, "Own", in.Data.Instagram.CarouselItems[1].AltText)
+	require.Equal(t, "o2", instagram.Of(&in.Data).CarouselItems[1].UploadID)
+	require.Equal(t, "Own", instagram.Of(&in.Data).CarouselItems[1].AltText)
 
 	// A tag that cannot be read is an error beside its slide's tags.
 	for _, bad := range []string{"ada", "ada, left, top", "ada, 1.5, 0"} {

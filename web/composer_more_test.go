@@ -14,6 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/instagram"
+	"github.com/crier/crier/network/x"
 )
 
 // A post of an X thread carries its own media: a refusal (five images on one post) comes back
@@ -68,7 +70,7 @@ func TestComposerThreadMediaInPlace(t *testing.T) {
 	postID := strings.TrimPrefix(rec.Header().Get("Location"), "/posts/")
 	p, err := b.svc.GetPost(b.ctx(t), postID)
 	require.NoError(t, err)
-	require.Equal(t, []app.TwitterTweet{{Text: "2/ one image", UploadIDs: ids[:1]}, {Text: "3/ too many", UploadIDs: ids[1:]}}, p.Data.Twitter.Thread)
+	require.Equal(t, []x.ThreadTweet{{Text: "2/ one image", UploadIDs: ids[:1]}, {Text: "3/ too many", UploadIDs: ids[1:]}}, x.Of(&p.Data).Thread)
 	rec = b.get(t, "/posts/"+postID+"/edit")
 	require.Equal(t, http.StatusOK, rec.Code)
 	panel = parse(t, rec).Find(`[data-testid="panel-TWITTER"]`)
@@ -131,8 +133,8 @@ func TestComposerInstagramSlidesInPlace(t *testing.T) {
 	postID := strings.TrimPrefix(rec.Header().Get("Location"), "/posts/")
 	p, err := b.svc.GetPost(b.ctx(t), postID)
 	require.NoError(t, err)
-	require.Equal(t, []app.InstagramCarouselItem{{UploadID: jpgA, AltText: "A cup"},
-		{UploadID: jpgB, Tagged: []app.InstagramTag{{Username: "grace", X: 0.5, Y: 0.25}}}}, p.Data.Instagram.CarouselItems)
+	require.Equal(t, []instagram.CarouselItem{{UploadID: jpgA, AltText: "A cup"},
+		{UploadID: jpgB, Tagged: []instagram.Tag{{Username: "grace", X: 0.5, Y: 0.25}}}}, instagram.Of(&p.Data).CarouselItems)
 	rec = b.get(t, "/posts/"+postID+"/edit")
 	panel = parse(t, rec).Find(`[data-testid="panel-INSTAGRAM"]`)
 	require.Equal(t, "A cup", panel.Find(`[data-testid="ig-slide-1"] input`).AttrOr("value", ""))

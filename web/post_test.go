@@ -12,6 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/bluesky"
+	"github.com/crier/crier/network/linkedin"
+	"github.com/crier/crier/network/x"
 )
 
 // connect stores a connected account of network n on a team (the social accounts capability's
@@ -53,11 +56,11 @@ func (b *testBundle) createPost(t *testing.T, teamID string, status app.PostStat
 	for _, n := range nets {
 		switch n {
 		case app.Twitter:
-			d.Twitter = &app.TwitterPayload{Text: text}
+			d.Set(app.Twitter, &x.Payload{Text: text})
 		case app.LinkedIn:
-			d.LinkedIn = &app.LinkedInPayload{Text: text}
+			d.Set(app.LinkedIn, &linkedin.Payload{Text: text})
 		case app.Bluesky:
-			d.Bluesky = &app.BlueskyPayload{Text: text}
+			d.Set(app.Bluesky, &bluesky.Payload{Text: text})
 		}
 	}
 	title := text
@@ -139,9 +142,9 @@ func TestComposerSchedulesInTheViewersTimezone(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, app.PostScheduled, p.Status)
 	require.Equal(t, dstSunday(year).Format("2006-01-02")+"T07:30:00Z", p.PostDate.UTC().Format(time.RFC3339))
-	require.Equal(t, "Spring launch 🌱", p.Data.Twitter.Text)
-	require.Equal(t, "FOLLOWING", p.Data.Twitter.ReplySettings)
-	require.Equal(t, "Spring launch on Bluesky", p.Data.Bluesky.Text)
+	require.Equal(t, "Spring launch 🌱", x.Of(&p.Data).Text)
+	require.Equal(t, "FOLLOWING", x.Of(&p.Data).ReplySettings)
+	require.Equal(t, "Spring launch on Bluesky", bluesky.Of(&p.Data).Text)
 	require.Equal(t, []app.Network{app.Twitter, app.Bluesky}, p.SocialAccountTypes)
 
 	doc = parse(t, b.get(t, loc))
@@ -383,7 +386,7 @@ func TestPostEditAndReschedule(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
 	got, err := b.svc.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
-	require.Equal(t, "Summer sale: 30% off", got.Data.Twitter.Text)
+	require.Equal(t, "Summer sale: 30% off", x.Of(&got.Data).Text)
 	require.True(t, got.PostDate.Equal(at))
 
 	rec = b.post(t, "/posts/"+p.ID+"/reschedule", url.Values{"date": {at.Format("2006-01-02")}, "time": {"18:45"}})

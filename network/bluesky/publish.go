@@ -88,7 +88,7 @@ func (a *Adapter) published(t *app.Token, uri, cid string, root *ref) *app.Publi
 
 // Publish creates the post record.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, ok := req.Payload.(*app.BlueskyPayload)
+	p, ok := req.Payload.(*Payload)
 	if !ok || p == nil {
 		return nil, &app.NetworkError{Network: app.Bluesky, Class: app.ErrPermanent, Code: "payload", Message: "not a Bluesky payload"}
 	}
@@ -394,7 +394,7 @@ func (a *Adapter) strongRef(ctx context.Context, t *app.Token, raw string) (*ref
 }
 
 // embed builds the post's embed (nil when none).
-func (a *Adapter) embed(ctx context.Context, t *app.Token, req *app.PublishRequest, p *app.BlueskyPayload) (map[string]any, error) {
+func (a *Adapter) embed(ctx context.Context, t *app.Token, req *app.PublishRequest, p *Payload) (map[string]any, error) {
 	var media map[string]any
 	var images []map[string]any
 	for i, m := range req.Media {

@@ -60,7 +60,7 @@ func fail(t *testing.T, nets *sandboxtest.Networks, body string) {
 	_ = res.Body.Close()
 }
 
-func bsky(text string) *app.BlueskyPayload { return &app.BlueskyPayload{Text: text} }
+func bsky(text string) *bluesky.Payload { return &bluesky.Payload{Text: text} }
 
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
@@ -71,14 +71,14 @@ func TestPublishToSandbox(t *testing.T) {
 	a := nets.Adapters[app.Bluesky]
 	a.(*bluesky.Adapter).Poll = pubutil.Poller{Every: 5 * time.Millisecond}
 	pub := a.(app.Publisher)
-	request := func(key string, p *app.BlueskyPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(key string, p *bluesky.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: key, Network: app.Bluesky, Payload: p, Media: m}
 	}
 	did := tok.Secrets["did"]
 
 	// Text with a link, a mention and a hashtag: facets with UTF-8 byte ranges; tags and labels.
 	text := "Héllo @bob.sandbox.bsky see https://crier.example/x #crier"
-	p, err := pub.Publish(ctx, tok, request("k1", &app.BlueskyPayload{Text: text, Tags: []string{"#launch"}, Labels: []string{"graphic-media"}}))
+	p, err := pub.Publish(ctx, tok, request("k1", &bluesky.Payload{Text: text, Tags: []string{"#launch"}, Labels: []string{"graphic-media"}}))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(p.ExternalID, "at://"+did+"/app.bsky.feed.post/"), p.ExternalID)
 	require.Equal(t, "https://bsky.app/profile/alice.sandbox.bsky/post/"+p.Extra["rkey"], p.Permalink)
@@ -106,14 +106,14 @@ func TestPublishToSandbox(t *testing.T) {
 	img.AltText = "A red pixel"
 	ip, err := pub.Publish(ctx, tok, request("k2", bsky("Pictures"), img, media("img2", "image", "image/png", "png", tinyPNG(t))))
 	require.NoError(t, err)
-	vp, err := pub.Publish(ctx, tok, request("k3", &app.BlueskyPayload{Text: "A video", VideoAlt: "Nothing moves"}, media("vid1", "video", "video/mp4", "mp4", tinyMP4())))
+	vp, err := pub.Publish(ctx, tok, request("k3", &bluesky.Payload{Text: "A video", VideoAlt: "Nothing moves"}, media("vid1", "video", "video/mp4", "mp4", tinyMP4())))
 	require.NoError(t, err)
 	thumb := media("th", "image", "image/png", "png", tinyPNG(t))
-	er := request("k4", &app.BlueskyPayload{Text: "A card", ExternalURL: "https://crier.example/", ExternalTitle: "Crier", ExternalDescription: "Publishing"})
+	er := request("k4", &bluesky.Payload{Text: "A card", ExternalURL: "https://crier.example/", ExternalTitle: "Crier", ExternalDescription: "Publishing"})
 	er.Thumbnail = &thumb
 	_, err = pub.Publish(ctx, tok, er)
 	require.NoError(t, err)
-	qp, err := pub.Publish(ctx, tok, request("k5", &app.BlueskyPayload{Text: "Quoting", QuoteURI: p.Permalink}, img))
+	qp, err := pub.Publish(ctx, tok, request("k5", &bluesky.Payload{Text: "Quoting", QuoteURI: p.Permalink}, img))
 	require.NoError(t, err)
 	held = posts(nets, sandbox.KindPost)
 	require.Len(t, held, 5)

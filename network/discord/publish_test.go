@@ -19,6 +19,7 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/network/core"
 	"github.com/crier/crier/network/discord"
+	"github.com/crier/crier/network/pubutil"
 	"github.com/crier/crier/network/sandbox"
 	"github.com/crier/crier/network/sandbox/sandboxtest"
 )
@@ -70,7 +71,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	general := chans[0].ID
 	request := func(key, text string, m ...app.MediaFile) *app.PublishRequest {
-		return &app.PublishRequest{AttemptKey: key, Network: app.Discord, Payload: &app.ChatPayload{ChannelID: general, Text: text}, Media: m}
+		return &app.PublishRequest{AttemptKey: key, Network: app.Discord, Payload: &pubutil.ChatPayload{ChannelID: general, Text: text}, Media: m}
 	}
 
 	// Text.
@@ -103,10 +104,10 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 2)
 
 	// Find: by checkpoint, by recent messages, none.
-	f, err := pub.Find(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Payload: &app.ChatPayload{ChannelID: general, Text: "Hello from Crier"}, Resume: map[string]string{"message": p.ExternalID, "channel": general}})
+	f, err := pub.Find(ctx, tok, &app.PublishRequest{AttemptKey: "k1", Payload: &pubutil.ChatPayload{ChannelID: general, Text: "Hello from Crier"}, Resume: map[string]string{"message": p.ExternalID, "channel": general}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{AttemptKey: "other", Payload: &app.ChatPayload{ChannelID: general, Text: "Hello from Crier"},
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{AttemptKey: "other", Payload: &pubutil.ChatPayload{ChannelID: general, Text: "Hello from Crier"},
 		Resume: map[string]string{"startedAt": time.Now().Add(-time.Minute).Format(time.RFC3339Nano)}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
@@ -125,7 +126,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// Delete.
 	require.NoError(t, pub.Delete(ctx, tok, &app.DeleteRequest{Network: app.Discord, ExternalID: p.ExternalID, Extra: p.Extra}))
 	require.Len(t, posts(nets, sandbox.KindPost), 1)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: general}, Resume: map[string]string{"message": p.ExternalID, "channel": general}})
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: general}, Resume: map[string]string{"message": p.ExternalID, "channel": general}})
 	require.NoError(t, err)
 	require.Nil(t, f)
 
@@ -176,7 +177,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a := discord.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s", BotToken: "b0t"})
 	tok := &app.Token{Secrets: map[string]string{"guildId": "290926798626357250"}}
 	img := tinyPNG(t)
-	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{AttemptKey: "a", Payload: &app.ChatPayload{ChannelID: "41771983423143937", Text: "Supa Hot"},
+	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{AttemptKey: "a", Payload: &pubutil.ChatPayload{ChannelID: "41771983423143937", Text: "Supa Hot"},
 		Media: []app.MediaFile{media("a", "image", "image/png", "png", img)}})
 	require.NoError(t, err)
 	require.Equal(t, "334385199974967042", p.ExternalID)
@@ -184,7 +185,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "Supa Hot", payload["content"])
 	require.Equal(t, discord.Nonce("a"), payload["nonce"])
 	require.Equal(t, img, file)
-	f, err := a.Find(context.Background(), tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: "41771983423143937"}, Resume: map[string]string{"message": "1", "channel": "41771983423143937"}})
+	f, err := a.Find(context.Background(), tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: "41771983423143937"}, Resume: map[string]string{"message": "1", "channel": "41771983423143937"}})
 	require.NoError(t, err)
 	require.Nil(t, f)
 }

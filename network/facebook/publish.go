@@ -101,7 +101,7 @@ func (a *Pages) Publish(ctx context.Context, t *app.Token, req *app.PublishReque
 	if err != nil {
 		return nil, err
 	}
-	pl, _ := req.Payload.(*app.FacebookPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.Facebook, "the post has no FACEBOOK payload")
 	}
@@ -144,7 +144,7 @@ func (a *Pages) Publish(ctx context.Context, t *app.Token, req *app.PublishReque
 	return a.published(ctx, token, page, kind, id, req.Checkpointed(checkpointVideo)), nil
 }
 
-func schedule(pl *app.FacebookPayload, form url.Values) error {
+func schedule(pl *Payload, form url.Values) error {
 	if pl.NativeScheduleTime == "" {
 		return nil
 	}
@@ -158,7 +158,7 @@ func schedule(pl *app.FacebookPayload, form url.Values) error {
 }
 
 // feed publishes text, a link, or several photos (uploaded unpublished first, checkpointed).
-func (a *Pages) feed(ctx context.Context, page, token string, pl *app.FacebookPayload, req *app.PublishRequest) (string, error) {
+func (a *Pages) feed(ctx context.Context, page, token string, pl *Payload, req *app.PublishRequest) (string, error) {
 	form := url.Values{}
 	if pl.Text != "" {
 		form.Set("message", pl.Text)
@@ -212,7 +212,7 @@ func (a *Pages) unpublishedPhoto(ctx context.Context, page, token string, i int,
 }
 
 // photo publishes a single photo post.
-func (a *Pages) photo(ctx context.Context, page, token string, pl *app.FacebookPayload, req *app.PublishRequest) (string, error) {
+func (a *Pages) photo(ctx context.Context, page, token string, pl *Payload, req *app.PublishRequest) (string, error) {
 	m := req.Media[0]
 	if m.URL == "" {
 		return "", pubutil.Refused(app.Facebook, "upload %s has no public URL", m.UploadID)
@@ -241,7 +241,7 @@ func (a *Pages) photo(ctx context.Context, page, token string, pl *app.FacebookP
 }
 
 // video publishes a page video (Meta pulls file_url).
-func (a *Pages) video(ctx context.Context, page, token string, pl *app.FacebookPayload, req *app.PublishRequest) (string, error) {
+func (a *Pages) video(ctx context.Context, page, token string, pl *Payload, req *app.PublishRequest) (string, error) {
 	m := req.Media[0]
 	if m.URL == "" {
 		return "", pubutil.Refused(app.Facebook, "upload %s has no public URL", m.UploadID)
@@ -315,7 +315,7 @@ func (a *Pages) ruploadURL(videoID string) string {
 }
 
 // reel publishes a reel and waits until Meta has processed it.
-func (a *Pages) reel(ctx context.Context, page, token string, pl *app.FacebookPayload, req *app.PublishRequest) (string, error) {
+func (a *Pages) reel(ctx context.Context, page, token string, pl *Payload, req *app.PublishRequest) (string, error) {
 	videoID, err := a.startUpload(ctx, page, token, "video_reels", req.Media[0], req)
 	if err != nil {
 		return "", err
@@ -449,7 +449,7 @@ func (a *Pages) Find(ctx context.Context, t *app.Token, req *app.PublishRequest)
 	if err != nil {
 		return nil, err
 	}
-	pl, _ := req.Payload.(*app.FacebookPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, nil
 	}

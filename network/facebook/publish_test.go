@@ -29,14 +29,14 @@ func TestPublishToSandbox(t *testing.T) {
 	pages, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	page := &pages[0]
-	request := func(pl *app.FacebookPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *facebook.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.Facebook, Channel: page, Payload: pl, Media: m}
 	}
 	count := func() int { return len(nets.Posts(app.Facebook, "alice")) }
 
 	// Find before anything: nil.
 	cp := sandboxtest.Checkpoints{}
-	text := &app.FacebookPayload{Text: "Fresh bread today", Link: "https://bakery.example"}
+	text := &facebook.Payload{Text: "Fresh bread today", Link: "https://bakery.example"}
 	found, err := a.Find(ctx, tok, cp.Wire(request(text)))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -69,7 +69,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, nets.Sandbox.Held(app.Facebook, sandbox.KindComment), 1)
 
 	// One photo.
-	ph, err := a.Publish(ctx, tok, request(&app.FacebookPayload{Text: "Loaf"}, sandboxtest.Image("i1")))
+	ph, err := a.Publish(ctx, tok, request(&facebook.Payload{Text: "Loaf"}, sandboxtest.Image("i1")))
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(ph.Permalink, "https://www.facebook.com/photo/?fbid="), ph.Permalink)
 	require.Equal(t, 2, count())
@@ -77,7 +77,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// Several photos: unpublished photos (checkpointed), then one feed post; a retry after the
 	// photos reuses them.
 	mcp := sandboxtest.Checkpoints{}
-	multi := request(&app.FacebookPayload{Text: "Three loaves"}, sandboxtest.Image("m1"), sandboxtest.Image("m2"), sandboxtest.Image("m3"))
+	multi := request(&facebook.Payload{Text: "Three loaves"}, sandboxtest.Image("m1"), sandboxtest.Image("m2"), sandboxtest.Image("m3"))
 	nets.Fail(t, app.Facebook, `{"status":500,"code":"2","message":"An unexpected error has occurred. Please retry your request later.","path":"/feed"}`)
 	_, err = a.Publish(ctx, tok, mcp.Wire(multi))
 	require.Equal(t, app.ErrTransient, app.ClassOf(err))
@@ -91,18 +91,18 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts[2].Media, 3)
 
 	// Video.
-	v, err := a.Publish(ctx, tok, request(&app.FacebookPayload{Text: "Kneading", MediaTitle: "How we knead"}, sandboxtest.Video("v1")))
+	v, err := a.Publish(ctx, tok, request(&facebook.Payload{Text: "Kneading", MediaTitle: "How we knead"}, sandboxtest.Video("v1")))
 	require.NoError(t, err)
 	require.Equal(t, "https://www.facebook.com/"+page.ID+"/videos/"+v.ExternalID+"/", v.Permalink)
 
 	// Reel: start, upload by file_url, finish, poll.
-	r, err := a.Publish(ctx, tok, request(&app.FacebookPayload{Type: "REEL", Text: "Reel"}, sandboxtest.Video("r1")))
+	r, err := a.Publish(ctx, tok, request(&facebook.Payload{Type: "REEL", Text: "Reel"}, sandboxtest.Video("r1")))
 	require.NoError(t, err)
 	require.Equal(t, "https://www.facebook.com/reel/"+r.ExternalID, r.Permalink)
 
 	// A reel whose finish answer was lost is found by its video's status, not posted again.
 	rcp := sandboxtest.Checkpoints{}
-	reel := &app.FacebookPayload{Type: "REEL", Text: "Reel two"}
+	reel := &facebook.Payload{Type: "REEL", Text: "Reel two"}
 	nets.Fail(t, app.Facebook, `{"status":500,"code":"2","message":"An unexpected error has occurred. Please retry your request later.","path":"/video_reels"}`)
 	_, err = a.Publish(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("r2"))))
 	require.Error(t, err) // the start failed: nothing exists
@@ -119,20 +119,20 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// Stories; a story whose answer was lost is found among the page's stories by its photo.
 	scp := sandboxtest.Checkpoints{}
-	st, err := a.Publish(ctx, tok, scp.Wire(request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Image("s1"))))
+	st, err := a.Publish(ctx, tok, scp.Wire(request(&facebook.Payload{Type: "STORY"}, sandboxtest.Image("s1"))))
 	require.NoError(t, err)
 	delete(scp, "facebook.post")
-	found, err = a.Find(ctx, tok, scp.Wire(request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Image("s1"))))
+	found, err = a.Find(ctx, tok, scp.Wire(request(&facebook.Payload{Type: "STORY"}, sandboxtest.Image("s1"))))
 	require.NoError(t, err)
 	require.Equal(t, st.ExternalID, found.ExternalID)
-	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Type: "STORY"}, sandboxtest.Video("s2")))
+	_, err = a.Publish(ctx, tok, request(&facebook.Payload{Type: "STORY"}, sandboxtest.Video("s2")))
 	require.NoError(t, err)
 	require.Equal(t, 8, count())
 
 	// Without a page token anywhere, the page's token is read from the Graph with the user token.
 	bare := *page
 	bare.Token = ""
-	noTok := request(&app.FacebookPayload{Text: "page token fetched"})
+	noTok := request(&facebook.Payload{Text: "page token fetched"})
 	noTok.Channel = &bare
 	nt, err := a.Publish(ctx, tok, noTok)
 	require.NoError(t, err)
@@ -144,7 +144,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, 7, count())
 
 	// Permanent: Graph's message verbatim.
-	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Text: "x", Link: "not a url"}))
+	_, err = a.Publish(ctx, tok, request(&facebook.Payload{Text: "x", Link: "not a url"}))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -153,7 +153,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// Throttled: code 32 with X-Business-Use-Case-Usage's estimated_time_to_regain_access.
 	nets.Fail(t, app.Facebook, `{"status":429,"message":"(#32) Page request limit reached","resetInSeconds":600,"path":"/feed"}`)
-	_, err = a.Publish(ctx, tok, request(&app.FacebookPayload{Text: "later"}))
+	_, err = a.Publish(ctx, tok, request(&facebook.Payload{Text: "later"}))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "(#32) Page request limit reached", ne.Message)
@@ -209,14 +209,14 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	tok := &app.Token{AccessToken: "USER"}
 	ctx := context.Background()
 
-	p, err := a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &app.FacebookPayload{Text: "Two"},
+	p, err := a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &facebook.Payload{Text: "Two"},
 		Media: []app.MediaFile{sandboxtest.Image("a"), sandboxtest.Image("b")}})
 	require.NoError(t, err)
 	require.Equal(t, "111_222", p.ExternalID)
 	require.Equal(t, "https://www.facebook.com/111/posts/pfbid02abc", p.Permalink)
 	require.Equal(t, `{"media_fbid":"901"}{"media_fbid":"902"}`, sawAttached)
 
-	r, err := a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &app.FacebookPayload{Type: "REEL", Text: "R"},
+	r, err := a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &facebook.Payload{Type: "REEL", Text: "R"},
 		Media: []app.MediaFile{sandboxtest.Video("v")}})
 	require.NoError(t, err)
 	require.Equal(t, "555", r.ExternalID)
@@ -224,7 +224,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "https://media.crier.invalid/v.mp4", sawFileURL)
 	require.Equal(t, "PUBLISHED 555", sawFinish)
 
-	_, err = a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &app.FacebookPayload{Text: "spam"}})
+	_, err = a.Publish(ctx, tok, &app.PublishRequest{Channel: page, Payload: &facebook.Payload{Text: "spam"}})
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)

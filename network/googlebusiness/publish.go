@@ -72,7 +72,7 @@ func (p *localPost) published() *app.Published {
 }
 
 // build turns the payload into a LocalPost.
-func build(pl *app.GoogleBusinessPayload, media []app.MediaFile) (*localPost, error) {
+func build(pl *Payload, media []app.MediaFile) (*localPost, error) {
 	lp := &localPost{LanguageCode: pl.LanguageCode, Summary: pl.Text, TopicType: pl.TopicType}
 	if lp.TopicType == "" {
 		lp.TopicType = "STANDARD"
@@ -178,7 +178,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	if name := req.Checkpointed(checkpointPost); name != "" {
 		return a.get(ctx, t, name)
 	}
-	pl, _ := req.Payload.(*app.GoogleBusinessPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.GoogleBusiness, "the post has no GOOGLE_BUSINESS payload")
 	}

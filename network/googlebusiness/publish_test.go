@@ -28,18 +28,18 @@ func TestPublishToSandbox(t *testing.T) {
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	loc := &chans[0]
-	request := func(pl *app.GoogleBusinessPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *googlebusiness.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.GoogleBusiness, Channel: loc, Payload: pl, Media: m}
 	}
 
 	// Nothing published yet: Find answers nil (and does not guess without an attempt).
 	cp := sandboxtest.Checkpoints{}
-	found, err := pub.Find(ctx, tok, cp.Wire(request(&app.GoogleBusinessPayload{Text: "Fresh bread"})))
+	found, err := pub.Find(ctx, tok, cp.Wire(request(&googlebusiness.Payload{Text: "Fresh bread"})))
 	require.NoError(t, err)
 	require.Nil(t, found)
 
 	// A standard post with a photo and a call to action.
-	req := cp.Wire(request(&app.GoogleBusinessPayload{Text: "Fresh bread", CallToActionType: "ORDER", CallToActionURL: "https://bakery.example/order"},
+	req := cp.Wire(request(&googlebusiness.Payload{Text: "Fresh bread", CallToActionType: "ORDER", CallToActionURL: "https://bakery.example/order"},
 		sandboxtest.Image("u1")))
 	p, err := pub.Publish(ctx, tok, req)
 	require.NoError(t, err)
@@ -52,41 +52,41 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, p.ExternalID, cp["gbp.post"])
 
 	// A retry resumes from the checkpoint: no second post.
-	again, err := pub.Publish(ctx, tok, cp.Wire(request(&app.GoogleBusinessPayload{Text: "Fresh bread"})))
+	again, err := pub.Publish(ctx, tok, cp.Wire(request(&googlebusiness.Payload{Text: "Fresh bread"})))
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, again.ExternalID)
 	require.Len(t, nets.Posts(app.GoogleBusiness, "alice"), 1)
 
 	// Find by the checkpoint, and by the attempt marker alone (the answer was lost).
-	found, err = pub.Find(ctx, tok, cp.Wire(request(&app.GoogleBusinessPayload{Text: "Fresh bread"}, sandboxtest.Image("u1"))))
+	found, err = pub.Find(ctx, tok, cp.Wire(request(&googlebusiness.Payload{Text: "Fresh bread"}, sandboxtest.Image("u1"))))
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, found.ExternalID)
 	lost := sandboxtest.Checkpoints{"attempt.at": cp["attempt.at"]}
-	found, err = pub.Find(ctx, tok, lost.Wire(request(&app.GoogleBusinessPayload{Text: "Fresh bread"}, sandboxtest.Image("u1"))))
+	found, err = pub.Find(ctx, tok, lost.Wire(request(&googlebusiness.Payload{Text: "Fresh bread"}, sandboxtest.Image("u1"))))
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, found.ExternalID)
-	found, err = pub.Find(ctx, tok, lost.Wire(request(&app.GoogleBusinessPayload{Text: "Other text"})))
+	found, err = pub.Find(ctx, tok, lost.Wire(request(&googlebusiness.Payload{Text: "Other text"})))
 	require.NoError(t, err)
 	require.Nil(t, found)
 
 	// Event and offer posts.
-	ev, err := pub.Publish(ctx, tok, request(&app.GoogleBusinessPayload{Text: "Tasting night", TopicType: "EVENT", EventTitle: "Tasting",
+	ev, err := pub.Publish(ctx, tok, request(&googlebusiness.Payload{Text: "Tasting night", TopicType: "EVENT", EventTitle: "Tasting",
 		EventStartDate: "2026-12-01T18:00:00Z", EventEndDate: "2026-12-01T21:00:00Z", CallToActionType: "CALL"}))
 	require.NoError(t, err)
-	_, err = pub.Publish(ctx, tok, request(&app.GoogleBusinessPayload{Text: "10% off", TopicType: "OFFER", EventTitle: "Winter offer",
+	_, err = pub.Publish(ctx, tok, request(&googlebusiness.Payload{Text: "10% off", TopicType: "OFFER", EventTitle: "Winter offer",
 		EventStartDate: "2026-12-01T00:00:00Z", EventEndDate: "2026-12-31T00:00:00Z", OfferCouponCode: "BREAD10"}))
 	require.NoError(t, err)
 	require.Len(t, nets.Posts(app.GoogleBusiness, "alice"), 3)
 
 	// An event without a title is refused with Google's message, verbatim.
-	_, err = pub.Publish(ctx, tok, request(&app.GoogleBusinessPayload{Text: "x", TopicType: "EVENT", EventStartDate: "2026-12-01T18:00:00Z", EventEndDate: "2026-12-01T21:00:00Z"}))
+	_, err = pub.Publish(ctx, tok, request(&googlebusiness.Payload{Text: "x", TopicType: "EVENT", EventStartDate: "2026-12-01T18:00:00Z", EventEndDate: "2026-12-01T21:00:00Z"}))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "Request contains an invalid argument. event.title and event.schedule are required for EVENT posts.", ne.Message)
 
 	// Videos are refused before calling Google.
-	_, err = pub.Publish(ctx, tok, request(&app.GoogleBusinessPayload{Text: "v"}, sandboxtest.Video("v1")))
+	_, err = pub.Publish(ctx, tok, request(&googlebusiness.Payload{Text: "v"}, sandboxtest.Video("v1")))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
 
 	// Delete.
@@ -95,7 +95,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// A 429 answers ErrRateLimited with Google's Retry-After.
 	nets.Fail(t, app.GoogleBusiness, `{"status":429,"code":"RESOURCE_EXHAUSTED","message":"Quota exceeded for quota metric 'Requests'","resetInSeconds":30,"path":"/localPosts"}`)
-	_, err = pub.Publish(ctx, tok, request(&app.GoogleBusinessPayload{Text: "later"}))
+	_, err = pub.Publish(ctx, tok, request(&googlebusiness.Payload{Text: "later"}))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "Quota exceeded for quota metric 'Requests'", ne.Message)
@@ -128,7 +128,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a := googlebusiness.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
 	loc := &app.Channel{ID: "accounts/111/locations/222"}
 	tok := &app.Token{AccessToken: "ya29"}
-	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Channel: loc, Payload: &app.GoogleBusinessPayload{Text: "Fresh bread",
+	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Channel: loc, Payload: &googlebusiness.Payload{Text: "Fresh bread",
 		TopicType: "EVENT", EventTitle: "Bake-off", EventStartDate: "2026-12-01T18:30:00Z", EventEndDate: "2026-12-02T20:00:00Z",
 		CallToActionType: "CALL", CallToActionURL: "https://ignored.example"}, Media: []app.MediaFile{sandboxtest.Image("u1")}})
 	require.NoError(t, err)
@@ -142,7 +142,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, map[string]any{"hours": 18.0, "minutes": 30.0}, ev["schedule"].(map[string]any)["startTime"])
 	require.Equal(t, []any{map[string]any{"mediaFormat": "PHOTO", "sourceUrl": "https://media.crier.invalid/u1.jpg"}}, created["media"])
 
-	_, err = a.Publish(context.Background(), tok, &app.PublishRequest{Channel: loc, Payload: &app.GoogleBusinessPayload{Text: "phone 555-1234"}})
+	_, err = a.Publish(context.Background(), tok, &app.PublishRequest{Channel: loc, Payload: &googlebusiness.Payload{Text: "phone 555-1234"}})
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)

@@ -2,10 +2,17 @@ package googlebusiness
 
 import "github.com/crier/crier/app"
 
-// Spec is everything Crier knows about Google Business apart from its API.
+const textLimit = 1500 // §14 summary 1,500
+
+// Spec is Google Business's: its payload and rules, caps and capabilities (no comments through Crier).
 var Spec = &app.NetworkSpec{
-	Network: app.GoogleBusiness,
-	Name:    "Google Business",
-	Brand:   brand,
-	Compose: compose,
+	Network:       app.GoogleBusiness,
+	Name:          "Google Business",
+	NewPayload:    func() app.Payload { return &Payload{} },
+	Check:         check,
+	TextLength:    app.CountRunes(textLimit),
+	DailyCaps:     app.DailyCaps{Posts: 50, Comments: 100},
+	ChannelNeeded: func(*app.SocialAccount) string { return "a business location" },
+	Brand:         brand,
+	Compose:       compose,
 }

@@ -153,7 +153,7 @@ func TestInstagramLoginThroughSandbox(t *testing.T) {
 	method := "INSTAGRAM"
 	acct := &app.SocialAccount{Type: app.Instagram, ExternalID: &p.ExternalID, InstagramConnectionMethod: &method}
 	cp := sandboxtest.Checkpoints{}
-	pl := &app.InstagramPayload{Text: "Straight from Instagram Login"}
+	pl := &instagram.Payload{Text: "Straight from Instagram Login"}
 	req := func() *app.PublishRequest {
 		return cp.Wire(&app.PublishRequest{AttemptKey: "k", Network: app.Instagram, Account: acct, Payload: pl, Media: []app.MediaFile{sandboxtest.Image("i1")}})
 	}

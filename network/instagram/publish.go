@@ -95,7 +95,7 @@ type tag struct {
 	Y        *float64 `json:"y,omitempty"`
 }
 
-func userTags(tags []app.InstagramTag, positioned bool) string {
+func userTags(tags []Tag, positioned bool) string {
 	if len(tags) == 0 {
 		return ""
 	}
@@ -116,10 +116,10 @@ func userTags(tags []app.InstagramTag, positioned bool) string {
 type item struct {
 	file app.MediaFile
 	alt  string
-	tags []app.InstagramTag
+	tags []Tag
 }
 
-func items(pl *app.InstagramPayload, media []app.MediaFile) []item {
+func items(pl *Payload, media []app.MediaFile) []item {
 	out := make([]item, 0, len(media))
 	for i, m := range media {
 		it := item{file: m, alt: m.AltText}
@@ -145,7 +145,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	if err != nil {
 		return nil, err
 	}
-	pl, _ := req.Payload.(*app.InstagramPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.Instagram, "the post has no INSTAGRAM payload")
 	}
@@ -220,7 +220,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 }
 
 // containers creates the post's container (and a carousel's children), checkpointing each.
-func (a *Adapter) containers(ctx context.Context, ig, token, kind string, pl *app.InstagramPayload, its []item, req *app.PublishRequest) (string, error) {
+func (a *Adapter) containers(ctx context.Context, ig, token, kind string, pl *Payload, its []item, req *app.PublishRequest) (string, error) {
 	common := url.Values{}
 	if len(pl.Collaborators) > 0 && kind != "STORY" {
 		b, _ := json.Marshal(pl.Collaborators)
@@ -301,7 +301,7 @@ func (a *Adapter) quota(ctx context.Context, ig, token string) error {
 }
 
 // single is the form of a one-medium container.
-func (a *Adapter) single(kind string, pl *app.InstagramPayload, it item, req *app.PublishRequest) url.Values {
+func (a *Adapter) single(kind string, pl *Payload, it item, req *app.PublishRequest) url.Values {
 	form := url.Values{}
 	video := pubutil.IsVideo(it.file)
 	if video {
@@ -427,7 +427,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 			return nil, nil // the container was never published
 		}
 	}
-	pl, _ := req.Payload.(*app.InstagramPayload)
+	pl, _ := req.Payload.(*Payload)
 	caption, edge := "", "media"
 	if pl != nil {
 		caption = pl.Text

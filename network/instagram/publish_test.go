@@ -30,14 +30,14 @@ func TestPublishToSandbox(t *testing.T) {
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	ig := &chans[0]
-	request := func(pl *app.InstagramPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *instagram.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.Instagram, Channel: ig, Payload: pl, Media: m}
 	}
 	count := func() int { return len(nets.Posts(app.Instagram, "alice")) }
 
 	cp := sandboxtest.Checkpoints{}
-	pl := &app.InstagramPayload{Text: "Fresh bread #bakery", AltText: "A loaf", LocationID: "110843418940484", Collaborators: []string{"ada"},
-		Tagged: []app.InstagramTag{{Username: "bob", X: 0.5, Y: 0.25}}}
+	pl := &instagram.Payload{Text: "Fresh bread #bakery", AltText: "A loaf", LocationID: "110843418940484", Collaborators: []string{"ada"},
+		Tagged: []instagram.Tag{{Username: "bob", X: 0.5, Y: 0.25}}}
 	found, err := a.Find(ctx, tok, cp.Wire(request(pl, sandboxtest.Image("i1"))))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -73,7 +73,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// A container made by a dead attempt is published, not made again.
 	rcp := sandboxtest.Checkpoints{}
 	nets.Fail(t, app.Instagram, `{"status":500,"code":"2","message":"An unexpected error has occurred. Please retry your request later.","path":"/media_publish"}`)
-	reel := &app.InstagramPayload{Type: "REEL", Text: "Kneading", TrialParams: &app.InstagramTrialParams{GraduationStrategy: "MANUAL"}, ThumbnailOffset: 1500}
+	reel := &instagram.Payload{Type: "REEL", Text: "Kneading", TrialParams: &instagram.TrialParams{GraduationStrategy: "MANUAL"}, ThumbnailOffset: 1500}
 	_, err = a.Publish(ctx, tok, rcp.Wire(request(reel, sandboxtest.Video("v1"))))
 	require.Equal(t, app.ErrTransient, app.ClassOf(err))
 	require.NotEmpty(t, rcp["instagram.container"])
@@ -90,7 +90,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, `{"graduation_strategy":"MANUAL"}`, rh.Data["trial_params"])
 
 	// Carousel of an image and a video; story.
-	car := &app.InstagramPayload{Text: "Both", CarouselItems: []app.InstagramCarouselItem{{UploadID: "c1", AltText: "first"}, {UploadID: "c2"}}}
+	car := &instagram.Payload{Text: "Both", CarouselItems: []instagram.CarouselItem{{UploadID: "c1", AltText: "first"}, {UploadID: "c2"}}}
 	c, err := a.Publish(ctx, tok, request(car, sandboxtest.Image("c1"), sandboxtest.Video("c2")))
 	require.NoError(t, err)
 	require.Equal(t, 3, count())
@@ -98,7 +98,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, c.ExternalID, ch.ID)
 	require.Equal(t, "CAROUSEL_ALBUM", ch.Data["media_type"])
 	require.Len(t, ch.Media, 2)
-	s, err := a.Publish(ctx, tok, request(&app.InstagramPayload{Type: "STORY"}, sandboxtest.Image("s1")))
+	s, err := a.Publish(ctx, tok, request(&instagram.Payload{Type: "STORY"}, sandboxtest.Image("s1")))
 	require.NoError(t, err)
 	require.Contains(t, s.Permalink, "/stories/")
 	require.Equal(t, 4, count())
@@ -117,17 +117,17 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, 3, count())
 
 	// Permanent: Meta's message verbatim. No media: refused before calling.
-	_, err = a.Publish(ctx, tok, request(&app.InstagramPayload{Text: strings.Repeat("#a ", 31)}, sandboxtest.Image("x")))
+	_, err = a.Publish(ctx, tok, request(&instagram.Payload{Text: strings.Repeat("#a ", 31)}, sandboxtest.Image("x")))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "(#100) The caption contains more than 30 hashtags.", ne.Message)
-	_, err = a.Publish(ctx, tok, request(&app.InstagramPayload{Text: "no media"}))
+	_, err = a.Publish(ctx, tok, request(&instagram.Payload{Text: "no media"}))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
 
 	// Throttled (code 4) with the BUC header's reset.
 	nets.Fail(t, app.Instagram, `{"status":400,"code":"4","message":"(#4) Application request limit reached","resetInSeconds":300,"path":"/media"}`)
-	_, err = a.Publish(ctx, tok, request(&app.InstagramPayload{Text: "later"}, sandboxtest.Image("l")))
+	_, err = a.Publish(ctx, tok, request(&instagram.Payload{Text: "later"}, sandboxtest.Image("l")))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "(#4) Application request limit reached", ne.Message)
@@ -187,7 +187,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a.Poll = pubutil.Poller{Every: time.Millisecond}
 	ig := &app.Channel{ID: "1784", Token: "PAGE"}
 	p, err := a.Publish(context.Background(), &app.Token{AccessToken: "U"}, &app.PublishRequest{Channel: ig,
-		Payload: &app.InstagramPayload{Text: "Two", Collaborators: []string{"ada", "bob"}},
+		Payload: &instagram.Payload{Text: "Two", Collaborators: []string{"ada", "bob"}},
 		Media:   []app.MediaFile{sandboxtest.Image("a"), sandboxtest.Image("b")}})
 	require.NoError(t, err)
 	require.Equal(t, "18012345", p.ExternalID)
@@ -201,7 +201,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, []string{"ada", "bob"}, collab)
 
 	_, err = a.Publish(context.Background(), &app.Token{AccessToken: "U"}, &app.PublishRequest{Channel: ig,
-		Payload: &app.InstagramPayload{Type: "REEL"}, Media: []app.MediaFile{sandboxtest.Video("bad")}})
+		Payload: &instagram.Payload{Type: "REEL"}, Media: []app.MediaFile{sandboxtest.Video("bad")}})
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -211,7 +211,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	limited = true
 	made := len(forms)
 	_, err = a.Publish(context.Background(), &app.Token{AccessToken: "U"}, &app.PublishRequest{Channel: ig,
-		Payload: &app.InstagramPayload{Text: "cap"}, Media: []app.MediaFile{sandboxtest.Image("c")}})
+		Payload: &instagram.Payload{Text: "cap"}, Media: []app.MediaFile{sandboxtest.Image("c")}})
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.True(t, ne.ResetAt.After(time.Now()))

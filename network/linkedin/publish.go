@@ -210,7 +210,7 @@ func (a *Adapter) available(ctx context.Context, t *app.Token, urn string) error
 
 // Publish creates the post.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, ok := req.Payload.(*app.LinkedInPayload)
+	p, ok := req.Payload.(*Payload)
 	if !ok || p == nil {
 		return nil, &app.NetworkError{Network: app.LinkedIn, Class: app.ErrPermanent, Code: "payload", Message: "not a LinkedIn payload"}
 	}

@@ -61,7 +61,7 @@ func fail(t *testing.T, nets *sandboxtest.Networks, body string) {
 	_ = res.Body.Close()
 }
 
-func li(text string) *app.LinkedInPayload { return &app.LinkedInPayload{Text: text} }
+func li(text string) *linkedin.Payload { return &linkedin.Payload{Text: text} }
 
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
@@ -77,7 +77,7 @@ func TestPublishToSandbox(t *testing.T) {
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	page := chans[0]
-	request := func(key string, p *app.LinkedInPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(key string, p *linkedin.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: key, Network: app.LinkedIn, Payload: p, Media: m}
 	}
 
@@ -90,7 +90,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, held, 1)
 	require.Equal(t, `Hello \(from\) Crier \#launch`, held[0].Text)
 	require.Equal(t, person, held[0].Channel)
-	pr := request("k2", &app.LinkedInPayload{Text: "Page post", Privacy: "CONNECTIONS", HideFromFeed: true, DisableReshare: true})
+	pr := request("k2", &linkedin.Payload{Text: "Page post", Privacy: "CONNECTIONS", HideFromFeed: true, DisableReshare: true})
 	pr.Channel = &page
 	_, err = pub.Publish(ctx, tok, pr)
 	require.NoError(t, err)
@@ -106,13 +106,13 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	_, err = pub.Publish(ctx, tok, request("k4", li("Two pictures"), img, media("img2", "image", "image/png", "png", tinyPNG(t))))
 	require.NoError(t, err)
-	vp, err := pub.Publish(ctx, tok, request("k5", &app.LinkedInPayload{Text: "A video", MediaTitle: "Clip"}, media("vid1", "video", "video/mp4", "mp4", tinyMP4())))
+	vp, err := pub.Publish(ctx, tok, request("k5", &linkedin.Payload{Text: "A video", MediaTitle: "Clip"}, media("vid1", "video", "video/mp4", "mp4", tinyMP4())))
 	require.NoError(t, err)
 	pdf := []byte("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF")
 	_, err = pub.Publish(ctx, tok, request("k6", li("A document"), media("doc1", "document", "application/pdf", "pdf", pdf)))
 	require.NoError(t, err)
 	thumb := media("th", "image", "image/png", "png", tinyPNG(t))
-	ar := request("k7", &app.LinkedInPayload{Text: "An article", Link: "https://crier.example/post", MediaTitle: "Crier"})
+	ar := request("k7", &linkedin.Payload{Text: "An article", Link: "https://crier.example/post", MediaTitle: "Crier"})
 	ar.Thumbnail = &thumb
 	_, err = pub.Publish(ctx, tok, ar)
 	require.NoError(t, err)

@@ -2,10 +2,17 @@ package linkedin
 
 import "github.com/crier/crier/app"
 
-// Spec is everything Crier knows about LinkedIn apart from its API.
+const textLimit = 3000 // §7 commentary 3,000
+
+// Spec is LinkedIn's: its payload and rules, caps and capabilities.
 var Spec = &app.NetworkSpec{
-	Network: app.LinkedIn,
-	Name:    "LinkedIn",
-	Brand:   brand,
-	Compose: compose,
+	Network:    app.LinkedIn,
+	Name:       "LinkedIn",
+	NewPayload: func() app.Payload { return &Payload{} },
+	Check:      check,
+	TextLength: app.CountRunes(textLimit),
+	DailyCaps:  app.DailyCaps{Posts: 150, Comments: 150},
+	Comments:   true,
+	Brand:      brand,
+	Compose:    compose,
 }

@@ -67,7 +67,7 @@ var visibility = map[string]string{"PUBLIC": "public", "UNLISTED": "unlisted", "
 // Publish posts a status with its media.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
 	server := t.Secrets["serverUrl"]
-	p, ok := req.Payload.(*app.MastodonPayload)
+	p, ok := req.Payload.(*Payload)
 	if !ok {
 		return nil, &app.NetworkError{Network: app.Mastodon, Class: app.ErrPermanent, Message: "not a Mastodon payload"}
 	}
@@ -185,7 +185,7 @@ func (a *Adapter) waitMedia(ctx context.Context, server, token, id string) error
 
 // Find looks for the status an earlier attempt made among the account's recent statuses.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, ok := req.Payload.(*app.MastodonPayload)
+	p, ok := req.Payload.(*Payload)
 	if !ok || req.Account == nil || req.Account.ExternalID == nil {
 		return nil, nil
 	}

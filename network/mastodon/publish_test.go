@@ -40,7 +40,7 @@ func TestPublishToSandbox(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n-not-a-real-image-but-the-twin-only-counts")
 	saved := map[string]string{}
 	req := &app.PublishRequest{AttemptKey: "post-1:mastodon", Network: app.Mastodon, Account: acct,
-		Payload: &app.MastodonPayload{Text: "Hello <world> & friends", Privacy: "UNLISTED", Spoiler: "cw"},
+		Payload: &mastodon.Payload{Text: "Hello <world> & friends", Privacy: "UNLISTED", Spoiler: "cw"},
 		Media:   []app.MediaFile{file("u1", "image", "image/png", png), file("u2", "video", "video/mp4", video)},
 		Checkpoint: func(_ context.Context, k, v string) error {
 			saved[k] = v
@@ -88,7 +88,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, a.Delete(ctx, tok, &app.DeleteRequest{Network: app.Mastodon, ExternalID: pub.ExternalID}), "already gone is fine")
 
 	// A refusal is permanent with Mastodon's message verbatim.
-	_, err = a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "post-2", Payload: &app.MastodonPayload{Text: ""}})
+	_, err = a.Publish(ctx, tok, &app.PublishRequest{AttemptKey: "post-2", Payload: &mastodon.Payload{Text: ""}})
 	var ne *app.NetworkError
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -107,7 +107,7 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	ctx := context.Background()
 	video, err := os.ReadFile("../../media/testdata/sample.mp4")
 	require.NoError(t, err)
-	r := &app.PublishRequest{AttemptKey: "post-1:mastodon", Network: app.Mastodon, Payload: &app.MastodonPayload{Text: "A slow video"},
+	r := &app.PublishRequest{AttemptKey: "post-1:mastodon", Network: app.Mastodon, Payload: &mastodon.Payload{Text: "A slow video"},
 		Media: []app.MediaFile{file("u1", "video", "video/mp4", video)}}
 	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.NotEmpty(t, saved["media:u1"])

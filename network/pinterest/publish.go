@@ -70,7 +70,7 @@ func (a *Adapter) board(ctx context.Context, t *app.Token, req *app.PublishReque
 	if req.Channel != nil && req.Channel.ID != "" {
 		return req.Channel.ID, nil
 	}
-	pl, _ := req.Payload.(*app.PinterestPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil || pl.BoardName == "" {
 		return "", pubutil.Refused(app.Pinterest, "the pin has no board")
 	}
@@ -91,7 +91,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	if id := req.Checkpointed(checkpointPin); id != "" {
 		return a.get(ctx, t, id)
 	}
-	pl, _ := req.Payload.(*app.PinterestPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.Pinterest, "the post has no PINTEREST payload")
 	}
@@ -264,7 +264,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 	if !ok {
 		return nil, nil
 	}
-	pl, _ := req.Payload.(*app.PinterestPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, nil
 	}

@@ -28,13 +28,13 @@ func TestPublishToSandbox(t *testing.T) {
 	boards, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	board := &boards[0]
-	request := func(pl *app.PinterestPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *pinterest.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.Pinterest, Channel: board, Payload: pl, Media: m}
 	}
 	held := func() int { return len(nets.Posts(app.Pinterest, "alice")) }
 
 	cp := sandboxtest.Checkpoints{}
-	pl := &app.PinterestPayload{Text: "Sourdough", Description: "Our loaf", BoardName: "Recipes", Link: "https://bakery.example/loaf", AltText: "A loaf"}
+	pl := &pinterest.Payload{Text: "Sourdough", Description: "Our loaf", BoardName: "Recipes", Link: "https://bakery.example/loaf", AltText: "A loaf"}
 	found, err := a.Find(ctx, tok, cp.Wire(request(pl, sandboxtest.Image("u1"))))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -63,7 +63,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, p.ExternalID, found.ExternalID)
 
 	// Board by name when no channel was resolved; carousel of 3.
-	carousel := &app.PublishRequest{Network: app.Pinterest, Payload: &app.PinterestPayload{Text: "Garden", BoardName: "garden IDEAS"},
+	carousel := &app.PublishRequest{Network: app.Pinterest, Payload: &pinterest.Payload{Text: "Garden", BoardName: "garden IDEAS"},
 		Media: []app.MediaFile{sandboxtest.Image("c1"), sandboxtest.Image("c2"), sandboxtest.Image("c3")}}
 	c, err := a.Publish(ctx, tok, carousel)
 	require.NoError(t, err)
@@ -74,7 +74,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// does not upload again.
 	vcp := sandboxtest.Checkpoints{}
 	thumb := sandboxtest.Image("thumb")
-	vreq := vcp.Wire(request(&app.PinterestPayload{Text: "Kneading", BoardName: "Recipes"}, sandboxtest.Video("v1")))
+	vreq := vcp.Wire(request(&pinterest.Payload{Text: "Kneading", BoardName: "Recipes"}, sandboxtest.Video("v1")))
 	vreq.Thumbnail = &thumb
 	v, err := a.Publish(ctx, tok, vreq)
 	require.NoError(t, err)
@@ -90,14 +90,14 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, 2, held())
 
 	// Six images: refused before any call. Unknown board: refused.
-	_, err = a.Publish(ctx, tok, &app.PublishRequest{Payload: &app.PinterestPayload{BoardName: "Recipes"}, Media: []app.MediaFile{
+	_, err = a.Publish(ctx, tok, &app.PublishRequest{Payload: &pinterest.Payload{BoardName: "Recipes"}, Media: []app.MediaFile{
 		sandboxtest.Image("1"), sandboxtest.Image("2"), sandboxtest.Image("3"), sandboxtest.Image("4"), sandboxtest.Image("5"), sandboxtest.Image("6")}})
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
-	_, err = a.Publish(ctx, tok, &app.PublishRequest{Payload: &app.PinterestPayload{BoardName: "Nope"}, Media: []app.MediaFile{sandboxtest.Image("1")}})
+	_, err = a.Publish(ctx, tok, &app.PublishRequest{Payload: &pinterest.Payload{BoardName: "Nope"}, Media: []app.MediaFile{sandboxtest.Image("1")}})
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
 
 	// A permanent error keeps Pinterest's message verbatim.
-	_, err = a.Publish(ctx, tok, request(&app.PinterestPayload{Text: string(make([]byte, 101)), BoardName: "Recipes"}, sandboxtest.Image("u9")))
+	_, err = a.Publish(ctx, tok, request(&pinterest.Payload{Text: string(make([]byte, 101)), BoardName: "Recipes"}, sandboxtest.Image("u9")))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -105,7 +105,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// 429 with Pinterest's X-RateLimit-Reset.
 	nets.Fail(t, app.Pinterest, `{"status":429,"message":"You have exceeded your rate limit. Try again later.","resetInSeconds":42,"path":"/v5/pins"}`)
-	_, err = a.Publish(ctx, tok, request(&app.PinterestPayload{Text: "later", BoardName: "Recipes"}, sandboxtest.Image("u2")))
+	_, err = a.Publish(ctx, tok, request(&pinterest.Payload{Text: "later", BoardName: "Recipes"}, sandboxtest.Image("u2")))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "You have exceeded your rate limit. Try again later.", ne.Message)
@@ -155,7 +155,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a.Poll = pubutil.Poller{Every: time.Millisecond}
 	tok := &app.Token{AccessToken: "pina_x"}
 	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Channel: &app.Channel{ID: "549755885175"},
-		Payload: &app.PinterestPayload{Text: "Kneading", BoardName: "Recipes"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
+		Payload: &pinterest.Payload{Text: "Kneading", BoardName: "Recipes"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
 	require.NoError(t, err)
 	require.Equal(t, "813744226420795884", p.ExternalID)
 	require.Equal(t, "https://www.pinterest.com/pin/813744226420795884/", p.Permalink)
@@ -163,7 +163,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "549755885175", pinBody["board_id"])
 
 	_, err = a.Publish(context.Background(), tok, &app.PublishRequest{Channel: &app.Channel{ID: "549755885175"},
-		Payload: &app.PinterestPayload{Text: "bad"}, Media: []app.MediaFile{sandboxtest.Image("i")}})
+		Payload: &pinterest.Payload{Text: "bad"}, Media: []app.MediaFile{sandboxtest.Image("i")}})
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)

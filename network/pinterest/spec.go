@@ -2,10 +2,14 @@ package pinterest
 
 import "github.com/crier/crier/app"
 
-// Spec is everything Crier knows about Pinterest apart from its API.
+// Spec is Pinterest's: its payload and rules, caps and capabilities (no comments through Crier).
 var Spec = &app.NetworkSpec{
-	Network: app.Pinterest,
-	Name:    "Pinterest",
-	Brand:   brand,
-	Compose: compose,
+	Network:    app.Pinterest,
+	Name:       "Pinterest",
+	NewPayload: func() app.Payload { return &Payload{} },
+	Check:      check,
+	TextLength: app.CountRunes(titleLimit),
+	DailyCaps:  app.DailyCaps{Posts: 100, Comments: 100},
+	Brand:      brand,
+	Compose:    compose,
 }

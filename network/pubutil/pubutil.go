@@ -1,6 +1,6 @@
 // Package pubutil holds what the publishing code of several adapters shares: polling an async
 // media flow within ctx, the attempt marker Find relies on, refusals as permanent network errors,
-// and reading an upload's bytes.
+// and reading an upload's bytes; and the chat networks' (Discord, Slack) shared payload and rules.
 package pubutil
 
 import (
@@ -58,8 +58,8 @@ func Refused(n app.Network, format string, args ...any) *app.NetworkError {
 
 // Chat answers a Discord or Slack post's payload and its channel: the payload's channelId, else
 // the account's chosen channel.
-func Chat(n app.Network, req *app.PublishRequest) (*app.ChatPayload, string, error) {
-	p, ok := req.Payload.(*app.ChatPayload)
+func Chat(n app.Network, req *app.PublishRequest) (*ChatPayload, string, error) {
+	p, ok := req.Payload.(*ChatPayload)
 	if !ok || p == nil {
 		return nil, "", Refused(n, "the post has no %s payload", n)
 	}

@@ -49,8 +49,8 @@ type listing struct {
 	} `json:"data"`
 }
 
-func payloadOf(req *app.PublishRequest) (*app.RedditPayload, string, error) {
-	p, ok := req.Payload.(*app.RedditPayload)
+func payloadOf(req *app.PublishRequest) (*Payload, string, error) {
+	p, ok := req.Payload.(*Payload)
 	if !ok || p == nil {
 		return nil, "", &app.NetworkError{Network: app.Reddit, Class: app.ErrPermanent, Code: "payload", Message: "not a Reddit payload"}
 	}
@@ -190,7 +190,7 @@ func (a *Adapter) poller() pubutil.Poller {
 // processed them. A pause longer than pubutil.InlineWait ends the attempt with app.ErrProcessing;
 // the next attempt finds "submitted" checkpointed and reads back again (the pipeline bounds the
 // whole wait).
-func (a *Adapter) readBack(ctx context.Context, t *app.Token, req *app.PublishRequest, p *app.RedditPayload, sr string) (*app.Published, error) {
+func (a *Adapter) readBack(ctx context.Context, t *app.Token, req *app.PublishRequest, p *Payload, sr string) (*app.Published, error) {
 	for i := 0; ; i++ {
 		post, err := a.recent(ctx, t, req, p, sr)
 		if err != nil {
@@ -217,7 +217,7 @@ func (a *Adapter) username(ctx context.Context, t *app.Token, req *app.PublishRe
 }
 
 // recent looks for the attempt's post among the user's newest submissions.
-func (a *Adapter) recent(ctx context.Context, t *app.Token, req *app.PublishRequest, p *app.RedditPayload, sr string) (*Post, error) {
+func (a *Adapter) recent(ctx context.Context, t *app.Token, req *app.PublishRequest, p *Payload, sr string) (*Post, error) {
 	user, err := a.username(ctx, t, req)
 	if err != nil {
 		return nil, err
@@ -335,7 +335,7 @@ func (a *Adapter) asset(ctx context.Context, t *app.Token, req *app.PublishReque
 }
 
 // gallery submits several images as one gallery post.
-func (a *Adapter) gallery(ctx context.Context, t *app.Token, req *app.PublishRequest, p *app.RedditPayload, sr string) (*app.Published, error) {
+func (a *Adapter) gallery(ctx context.Context, t *app.Token, req *app.PublishRequest, p *Payload, sr string) (*app.Published, error) {
 	items := []map[string]string{}
 	for i, m := range req.Media {
 		id, _, err := a.asset(ctx, t, req, "media."+strconv.Itoa(i), m)

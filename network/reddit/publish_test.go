@@ -72,7 +72,7 @@ func TestPublishToSandbox(t *testing.T) {
 	login := "alice"
 	account := &app.SocialAccount{Username: &login}
 	request := func(key, title string, m ...app.MediaFile) *app.PublishRequest {
-		return &app.PublishRequest{AttemptKey: key, Network: app.Reddit, Account: account, Payload: &app.RedditPayload{SR: "sandboxtest", Text: title, Description: "Body"}, Media: m}
+		return &app.PublishRequest{AttemptKey: key, Network: app.Reddit, Account: account, Payload: &reddit.Payload{SR: "sandboxtest", Text: title, Description: "Body"}, Media: m}
 	}
 	mediaCount := func() int { return len(nets.Sandbox.Held(app.Reddit, sandbox.KindMedia)) }
 
@@ -86,7 +86,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, "Body", held[0].Data["selftext"])
 
 	// A link post with flair and nsfw.
-	lp, err := pub.Publish(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "selfhosted", Text: "A link", Link: "https://crier.example/", FlairID: "f1", NSFW: true}})
+	lp, err := pub.Publish(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "selfhosted", Text: "A link", Link: "https://crier.example/", FlairID: "f1", NSFW: true}})
 	require.NoError(t, err)
 	held = posts(nets, sandbox.KindPost)
 	require.Len(t, held, 2)
@@ -149,10 +149,10 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 6)
 
 	// Find: by checkpoint, by the user's recent posts, none.
-	f, err := pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "sandboxtest", Text: "Hello from Crier"}, Resume: map[string]string{"name": p.ExternalID}})
+	f, err := pub.Find(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "sandboxtest", Text: "Hello from Crier"}, Resume: map[string]string{"name": p.ExternalID}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "sandboxtest", Text: "Hello from Crier"},
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "sandboxtest", Text: "Hello from Crier"},
 		Resume: map[string]string{"startedAt": time.Now().Add(-time.Minute).Format(time.RFC3339Nano)}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
@@ -176,7 +176,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// Delete.
 	require.NoError(t, pub.Delete(ctx, tok, &app.DeleteRequest{Network: app.Reddit, ExternalID: p.ExternalID}))
 	require.Len(t, posts(nets, sandbox.KindPost), 5)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "sandboxtest"}, Resume: map[string]string{"name": p.ExternalID}})
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "sandboxtest"}, Resume: map[string]string{"name": p.ExternalID}})
 	require.NoError(t, err)
 	require.Nil(t, f)
 
@@ -194,12 +194,12 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, "Bad Request", ne.Message)
 
 	// The twin's own validation, answered in json.errors.
-	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "nope", Text: "x"}})
+	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "nope", Text: "x"}})
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "SUBREDDIT_NOEXIST", ne.Code)
 	require.Equal(t, "that subreddit doesn't exist", ne.Message)
-	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "selfhosted", Text: "no flair"}})
+	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "selfhosted", Text: "no flair"}})
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, "SUBMIT_VALIDATION_FLAIR_REQUIRED", ne.Code)
 	require.Len(t, posts(nets, sandbox.KindPost), 5)
@@ -217,7 +217,7 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	login := "alice"
 	thumb := media("th1", "image", "image/png", "png", tinyPNG(t))
 	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Reddit, Account: &app.SocialAccount{Username: &login},
-		Payload: &app.RedditPayload{SR: "sandboxtest", Text: "A slow video"}, Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())},
+		Payload: &reddit.Payload{SR: "sandboxtest", Text: "A slow video"}, Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())},
 		Thumbnail: &thumb}
 	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.Equal(t, "1", saved["submitted"])
@@ -277,7 +277,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	srvURL = srv.URL
 	a := reddit.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
 	tok := &app.Token{AccessToken: "t"}
-	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "r/test", Text: "hello", Description: "Body"}})
+	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "r/test", Text: "hello", Description: "Body"}})
 	require.NoError(t, err)
 	require.Equal(t, "t3_1abcde", p.ExternalID)
 	require.Equal(t, "https://www.reddit.com/r/test/comments/1abcde/hello/", p.Permalink)
@@ -286,7 +286,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "json", submitted.Get("api_type"))
 
 	login := "crier"
-	p, err = a.Publish(context.Background(), tok, &app.PublishRequest{Account: &app.SocialAccount{Username: &login}, Payload: &app.RedditPayload{SR: "test", Text: "pic"},
+	p, err = a.Publish(context.Background(), tok, &app.PublishRequest{Account: &app.SocialAccount{Username: &login}, Payload: &reddit.Payload{SR: "test", Text: "pic"},
 		Media: []app.MediaFile{media("img1", "image", "image/png", "png", tinyPNG(t))}})
 	require.NoError(t, err)
 	require.Equal(t, "t3_2xyz", p.ExternalID)
@@ -294,7 +294,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "image", submitted.Get("kind"))
 	require.Equal(t, "https://reddit-uploaded-media.s3-accelerate.amazonaws.com/rte_images/abc123/img1.png", submitted.Get("url"))
 
-	_, err = a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &app.RedditPayload{SR: "test", Text: "again"}})
+	_, err = a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &reddit.Payload{SR: "test", Text: "again"}})
 	var ne *app.NetworkError
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, app.ErrRateLimited, ne.Class)

@@ -72,7 +72,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	general := chans[0].ID
 	request := func(key, text string, m ...app.MediaFile) *app.PublishRequest {
-		return &app.PublishRequest{AttemptKey: key, Network: app.Slack, Payload: &app.ChatPayload{ChannelID: general, Text: text}, Media: m}
+		return &app.PublishRequest{AttemptKey: key, Network: app.Slack, Payload: &pubutil.ChatPayload{ChannelID: general, Text: text}, Media: m}
 	}
 
 	// Text.
@@ -116,14 +116,14 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 3)
 
 	// Find: by checkpoint, by recent messages, none.
-	f, err := pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: general, Text: "Hello from Crier"}, Resume: map[string]string{"ts": p.ExternalID}})
+	f, err := pub.Find(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: general, Text: "Hello from Crier"}, Resume: map[string]string{"ts": p.ExternalID}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: general, Text: "Hello from Crier"},
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: general, Text: "Hello from Crier"},
 		Resume: map[string]string{"startedAt": time.Now().Add(-time.Minute).Format(time.RFC3339Nano)}})
 	require.NoError(t, err)
 	require.Equal(t, p.ExternalID, f.ExternalID)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: general, Text: "With media"}, Resume: map[string]string{"files": p2.Extra["files"]}})
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: general, Text: "With media"}, Resume: map[string]string{"files": p2.Extra["files"]}})
 	require.NoError(t, err)
 	require.Equal(t, p2.ExternalID, f.ExternalID)
 	f, err = pub.Find(ctx, tok, request("k9", "never posted"))
@@ -141,7 +141,7 @@ func TestPublishToSandbox(t *testing.T) {
 	// Delete.
 	require.NoError(t, pub.Delete(ctx, tok, &app.DeleteRequest{Network: app.Slack, ExternalID: p.ExternalID, Extra: p.Extra}))
 	require.Len(t, posts(nets, sandbox.KindPost), 2)
-	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: general}, Resume: map[string]string{"ts": p.ExternalID}})
+	f, err = pub.Find(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: general}, Resume: map[string]string{"ts": p.ExternalID}})
 	require.NoError(t, err)
 	require.Nil(t, f)
 
@@ -160,7 +160,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Len(t, posts(nets, sandbox.KindPost), 2)
 
 	// The twin's own validation.
-	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: "C000NOPE", Text: "x"}})
+	_, err = pub.Publish(ctx, tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: "C000NOPE", Text: "x"}})
 	require.ErrorAs(t, err, &ne)
 	require.Equal(t, "channel_not_found", ne.Code)
 }
@@ -176,7 +176,7 @@ func TestPublishYieldsWhileProcessing(t *testing.T) {
 	a := nets.Adapters[app.Slack].(*slack.Adapter)
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
-	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: &app.ChatPayload{ChannelID: chans[0].ID, Text: "A slow share"},
+	r := &app.PublishRequest{AttemptKey: "k1", Network: app.Slack, Payload: &pubutil.ChatPayload{ChannelID: chans[0].ID, Text: "A slow share"},
 		Media: []app.MediaFile{media("vid1", "video", "video/mp4", "mp4", tinyMP4())}}
 	saved := sandboxtest.Yield(t, a, &a.Poll, tok, r)
 	require.NotEmpty(t, saved["files"])
@@ -226,12 +226,12 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	srvURL = srv.URL
 	a := slack.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
 	tok := &app.Token{AccessToken: "xoxb-1", Secrets: map[string]string{}}
-	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: "C123ABC456", Text: "Here's a message for you"}})
+	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: "C123ABC456", Text: "Here's a message for you"}})
 	require.NoError(t, err)
 	require.Equal(t, "1503435956.000247", p.ExternalID)
 	require.Equal(t, "https://ghostbusters.slack.com/archives/C1H9RESGA/p135854651500008", p.Permalink)
 	img := tinyPNG(t)
-	p, err = a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &app.ChatPayload{ChannelID: "C123ABC456", Text: "pic"},
+	p, err = a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &pubutil.ChatPayload{ChannelID: "C123ABC456", Text: "pic"},
 		Media: []app.MediaFile{media("img1", "image", "image/png", "png", img)}})
 	require.NoError(t, err)
 	require.Equal(t, img, uploaded)

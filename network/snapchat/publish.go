@@ -45,7 +45,7 @@ const (
 )
 
 // edge is the collection a payload type posts to.
-func edge(pl *app.SnapchatPayload) string {
+func edge(pl *Payload) string {
 	switch pl.Type {
 	case "SPOTLIGHT":
 		return "spotlights"
@@ -103,7 +103,7 @@ func encrypt(plain []byte) (ct, key, iv []byte, err error) {
 
 // Publish uploads the media and posts it.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.SnapchatPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.Snapchat, "the post has no SNAPCHAT payload")
 	}
@@ -240,7 +240,7 @@ func (a *Adapter) multipart(ctx context.Context, t *app.Token, path string, fiel
 // Find lists the profile's stories/spotlights/saved stories for the checkpointed post, else for the
 // one made from the checkpointed media (a media object is posted once).
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.SnapchatPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, nil
 	}

@@ -29,13 +29,13 @@ func TestPublishToSandbox(t *testing.T) {
 	prof, err := a.Profile(ctx, tok)
 	require.NoError(t, err)
 	account := &app.SocialAccount{ExternalID: &prof.ExternalID, Username: &prof.Username}
-	request := func(pl *app.SnapchatPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *snapchat.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.Snapchat, Account: account, Payload: pl, Media: m}
 	}
 	count := func() int { return len(nets.Posts(app.Snapchat, "alice")) }
 
 	cp := sandboxtest.Checkpoints{}
-	story := &app.SnapchatPayload{}
+	story := &snapchat.Payload{}
 	found, err := a.Find(ctx, tok, cp.Wire(request(story, sandboxtest.Image("i1"))))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -63,10 +63,10 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, 1, count())
 
 	// Spotlight (video) and a saved story; delete the spotlight; a story cannot be deleted.
-	sp, err := a.Publish(ctx, tok, request(&app.SnapchatPayload{Type: "SPOTLIGHT", Description: "Kneading #bread", Locale: "en_US"}, sandboxtest.Video("v1")))
+	sp, err := a.Publish(ctx, tok, request(&snapchat.Payload{Type: "SPOTLIGHT", Description: "Kneading #bread", Locale: "en_US"}, sandboxtest.Video("v1")))
 	require.NoError(t, err)
 	require.Equal(t, "https://www.snapchat.com/spotlight/"+sp.ExternalID, sp.Permalink)
-	_, err = a.Publish(ctx, tok, request(&app.SnapchatPayload{Type: "SAVED_STORY", Title: "Our bakery"}, sandboxtest.Image("i2")))
+	_, err = a.Publish(ctx, tok, request(&snapchat.Payload{Type: "SAVED_STORY", Title: "Our bakery"}, sandboxtest.Image("i2")))
 	require.NoError(t, err)
 	require.Equal(t, 3, count())
 	require.NoError(t, a.Delete(ctx, tok, &app.DeleteRequest{ExternalID: sp.ExternalID, Extra: sp.Extra, Account: account}))
@@ -74,7 +74,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.ErrorIs(t, a.Delete(ctx, tok, &app.DeleteRequest{ExternalID: p.ExternalID, Extra: p.Extra}), app.ErrNotSupported)
 
 	// Snap's message verbatim; no media refused.
-	_, err = a.Publish(ctx, tok, request(&app.SnapchatPayload{Type: "SPOTLIGHT", Description: strings.Repeat("x", 161)}, sandboxtest.Video("v2")))
+	_, err = a.Publish(ctx, tok, request(&snapchat.Payload{Type: "SPOTLIGHT", Description: strings.Repeat("x", 161)}, sandboxtest.Video("v2")))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -129,7 +129,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	id, user := "pp1", "ada"
 	acc := &app.SocialAccount{ExternalID: &id, Username: &user}
 	p, err := a.Publish(context.Background(), &app.Token{AccessToken: "x"}, &app.PublishRequest{Account: acc,
-		Payload: &app.SnapchatPayload{Type: "SPOTLIGHT", Text: "Hello", Locale: "en_US"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
+		Payload: &snapchat.Payload{Type: "SPOTLIGHT", Text: "Hello", Locale: "en_US"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
 	require.NoError(t, err)
 	require.Equal(t, "sp-9", p.ExternalID)
 	require.Equal(t, "VIDEO", created["type"])
@@ -140,7 +140,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, "Hello", post["description"])
 
 	_, err = a.Publish(context.Background(), &app.Token{AccessToken: "x"}, &app.PublishRequest{Account: acc,
-		Payload: &app.SnapchatPayload{Type: "SPOTLIGHT", Description: "bad"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
+		Payload: &snapchat.Payload{Type: "SPOTLIGHT", Description: "bad"}, Media: []app.MediaFile{sandboxtest.Video("v")}})
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)

@@ -102,7 +102,7 @@ func mediaForm(m app.MediaFile) url.Values {
 
 // Publish creates the container(s) and publishes the post.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	p, ok := req.Payload.(*app.ThreadsPayload)
+	p, ok := req.Payload.(*Payload)
 	if !ok || p == nil {
 		return nil, &app.NetworkError{Network: app.Threads, Class: app.ErrPermanent, Code: "payload", Message: "not a Threads payload"}
 	}

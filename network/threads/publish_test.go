@@ -61,7 +61,7 @@ func fail(t *testing.T, nets *sandboxtest.Networks, body string) {
 	_ = res.Body.Close()
 }
 
-func th(text string) *app.ThreadsPayload { return &app.ThreadsPayload{Text: text} }
+func th(text string) *threads.Payload { return &threads.Payload{Text: text} }
 
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
@@ -71,13 +71,13 @@ func TestPublishToSandbox(t *testing.T) {
 	a := nets.Adapters[app.Threads]
 	a.(*threads.Adapter).Poll = pubutil.Poller{Every: 5 * time.Millisecond}
 	pub := a.(app.Publisher)
-	request := func(key string, p *app.ThreadsPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(key string, p *threads.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: key, Network: app.Threads, Payload: p, Media: m}
 	}
 	containers := func() []sandbox.Held { return nets.Sandbox.Held(app.Threads, sandbox.KindMedia) }
 
 	// Text with reply control, topic tag and a link attachment.
-	p, err := pub.Publish(ctx, tok, request("k1", &app.ThreadsPayload{Text: "Hello from Crier", ReplyControl: "ACCOUNTS_YOU_FOLLOW", TopicTag: "#crier", LinkAttachment: "https://crier.example/"}))
+	p, err := pub.Publish(ctx, tok, request("k1", &threads.Payload{Text: "Hello from Crier", ReplyControl: "ACCOUNTS_YOU_FOLLOW", TopicTag: "#crier", LinkAttachment: "https://crier.example/"}))
 	require.NoError(t, err)
 	require.NotEmpty(t, p.ExternalID)
 	require.Regexp(t, `^https://www\.threads\.com/@alice/post/[A-Z0-9]+$`, p.Permalink)
@@ -87,7 +87,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, "crier", held[0].Data["topicTag"])
 
 	// A poll; an image (pulled by URL, not fetched); a video (processing polled); a carousel.
-	_, err = pub.Publish(ctx, tok, request("k2", &app.ThreadsPayload{Text: "Tabs?", Poll: &app.ThreadsPoll{OptionA: "Tabs", OptionB: "Spaces"}}))
+	_, err = pub.Publish(ctx, tok, request("k2", &threads.Payload{Text: "Tabs?", Poll: &threads.Poll{OptionA: "Tabs", OptionB: "Spaces"}}))
 	require.NoError(t, err)
 	img := media("img1", "image", "image/png", "png", tinyPNG(t))
 	img.AltText = "A red pixel"

@@ -77,7 +77,7 @@ func (a *Adapter) creator(ctx context.Context, t *app.Token) (*creatorInfo, erro
 
 // Publish posts the video or photos and waits until TikTok has published them.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.TikTokPayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.TikTok, "the post has no TIKTOK payload")
 	}
@@ -137,7 +137,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	return a.wait(ctx, t, publishID, username, photo)
 }
 
-func privacy(pl *app.TikTokPayload, info *creatorInfo) (string, error) {
+func privacy(pl *Payload, info *creatorInfo) (string, error) {
 	p := pl.Privacy
 	if p == "" {
 		p = "PUBLIC_TO_EVERYONE"
@@ -152,7 +152,7 @@ func privacy(pl *app.TikTokPayload, info *creatorInfo) (string, error) {
 }
 
 // init starts the publish and checkpoints its publish_id (and upload URL).
-func (a *Adapter) init(ctx context.Context, t *app.Token, pl *app.TikTokPayload, photo bool, info *creatorInfo, req *app.PublishRequest) (string, error) {
+func (a *Adapter) init(ctx context.Context, t *app.Token, pl *Payload, photo bool, info *creatorInfo, req *app.PublishRequest) (string, error) {
 	level, err := privacy(pl, info)
 	if err != nil {
 		return "", err
@@ -353,7 +353,7 @@ func published(st *status, publishID, username string, photo bool) *app.Publishe
 
 // Find answers the checkpointed publish once done, else a video listed after the attempt.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.TikTokPayload)
+	pl, _ := req.Payload.(*Payload)
 	_, videos := pubutil.Kinds(req.Media)
 	photo := pl != nil && (pl.Type == "IMAGE" || videos == 0)
 	username := accountUsername(req.Account)

@@ -44,13 +44,13 @@ func TestPublishToSandbox(t *testing.T) {
 	a.Poll = pubutil.Poller{Every: 5 * time.Millisecond}
 	username := "alice"
 	account := &app.SocialAccount{Username: &username}
-	request := func(pl *app.TikTokPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *tiktok.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.TikTok, Account: account, Payload: pl, Media: m}
 	}
 	count := func() int { return len(nets.Posts(app.TikTok, "alice")) }
 
 	cp := sandboxtest.Checkpoints{}
-	pl := &app.TikTokPayload{Text: "Kneading #bread", Privacy: "PUBLIC_TO_EVERYONE", DisableDuet: true, ThumbnailOffset: 1200}
+	pl := &tiktok.Payload{Text: "Kneading #bread", Privacy: "PUBLIC_TO_EVERYONE", DisableDuet: true, ThumbnailOffset: 1200}
 	found, err := a.Find(ctx, tok, cp.Wire(request(pl, sandboxtest.Video("v1"))))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -81,13 +81,13 @@ func TestPublishToSandbox(t *testing.T) {
 	// An init whose upload died: the retry uploads to the same publish, once.
 	ucp := sandboxtest.Checkpoints{}
 	nets.Fail(t, app.TikTok, `{"status":500,"code":"internal","message":"Something went wrong. Please try again later.","path":"/upload/video"}`)
-	_, err = a.Publish(ctx, tok, ucp.Wire(request(&app.TikTokPayload{Text: "Second"}, sandboxtest.Video("v2"))))
+	_, err = a.Publish(ctx, tok, ucp.Wire(request(&tiktok.Payload{Text: "Second"}, sandboxtest.Video("v2"))))
 	require.Equal(t, app.ErrTransient, app.ClassOf(err))
 	require.NotEmpty(t, ucp["tiktok.publish_id"])
-	found, err = a.Find(ctx, tok, ucp.Wire(request(&app.TikTokPayload{Text: "Second"}, sandboxtest.Video("v2"))))
+	found, err = a.Find(ctx, tok, ucp.Wire(request(&tiktok.Payload{Text: "Second"}, sandboxtest.Video("v2"))))
 	require.NoError(t, err)
 	require.Nil(t, found, "a publish whose upload never finished holds nothing")
-	v2, err := a.Publish(ctx, tok, ucp.Wire(request(&app.TikTokPayload{Text: "Second"}, sandboxtest.Video("v2"))))
+	v2, err := a.Publish(ctx, tok, ucp.Wire(request(&tiktok.Payload{Text: "Second"}, sandboxtest.Video("v2"))))
 	require.NoError(t, err)
 	require.Equal(t, ucp["tiktok.publish_id"], v2.Extra["publishId"])
 	require.Equal(t, 2, count())
@@ -96,27 +96,27 @@ func TestPublishToSandbox(t *testing.T) {
 	// chunk only, to the same publish.
 	big := bytes.Repeat([]byte("0123456789abcdef"), (20<<20)/16+1)
 	ccp := sandboxtest.Checkpoints{}
-	_, err = a.Publish(ctx, tok, ccp.Wire(request(&app.TikTokPayload{Text: "Big"}, failingVideo(big, 12<<20))))
+	_, err = a.Publish(ctx, tok, ccp.Wire(request(&tiktok.Payload{Text: "Big"}, failingVideo(big, 12<<20))))
 	require.Error(t, err)
 	require.Empty(t, ccp["tiktok.uploaded"])
-	bv, err := a.Publish(ctx, tok, ccp.Wire(request(&app.TikTokPayload{Text: "Big"}, sandboxtest.File("big", "video", "video/mp4", "mp4", big))))
+	bv, err := a.Publish(ctx, tok, ccp.Wire(request(&tiktok.Payload{Text: "Big"}, sandboxtest.File("big", "video", "video/mp4", "mp4", big))))
 	require.NoError(t, err)
 	require.Equal(t, ccp["tiktok.publish_id"], bv.Extra["publishId"])
 	require.Equal(t, 3, count())
 	require.Equal(t, []string{fmt.Sprintf("bytes:%d", len(big))}, nets.Posts(app.TikTok, "alice")[2].Media)
 
 	// Photos (PULL_FROM_URL) and PULL_FROM_URL video; a draft goes to the inbox.
-	ph, err := a.Publish(ctx, tok, request(&app.TikTokPayload{Type: "IMAGE", Text: "Three loaves", PhotoCoverIndex: 1, AutoAddMusic: true},
+	ph, err := a.Publish(ctx, tok, request(&tiktok.Payload{Type: "IMAGE", Text: "Three loaves", PhotoCoverIndex: 1, AutoAddMusic: true},
 		sandboxtest.Image("p1"), sandboxtest.Image("p2"), sandboxtest.Image("p3")))
 	require.NoError(t, err)
 	require.Equal(t, "https://www.tiktok.com/@alice/photo/"+ph.ExternalID, ph.Permalink)
 	require.Len(t, nets.Posts(app.TikTok, "alice")[3].Media, 3)
 	a.PullFromURL = true
-	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "Pulled"}, sandboxtest.Video("v3")))
+	_, err = a.Publish(ctx, tok, request(&tiktok.Payload{Text: "Pulled"}, sandboxtest.Video("v3")))
 	require.NoError(t, err)
 	a.PullFromURL = false
 	require.Equal(t, []string{"https://media.crier.invalid/v3.mp4"}, nets.Posts(app.TikTok, "alice")[4].Media)
-	d, err := a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "Draft", UploadToDraft: true}, sandboxtest.Video("v4")))
+	d, err := a.Publish(ctx, tok, request(&tiktok.Payload{Text: "Draft", UploadToDraft: true}, sandboxtest.Video("v4")))
 	require.NoError(t, err)
 	require.Equal(t, "inbox", d.Extra["state"])
 	require.Equal(t, 6, count())
@@ -127,11 +127,11 @@ func TestPublishToSandbox(t *testing.T) {
 	require.ErrorIs(t, err, app.ErrNotSupported)
 
 	// Text only and a privacy the creator lacks: refused. TikTok's own message verbatim.
-	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "words"}))
+	_, err = a.Publish(ctx, tok, request(&tiktok.Payload{Text: "words"}))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
-	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "x", Privacy: "FRIENDS"}, sandboxtest.Video("v")))
+	_, err = a.Publish(ctx, tok, request(&tiktok.Payload{Text: "x", Privacy: "FRIENDS"}, sandboxtest.Video("v")))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
-	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "x", IsBrandContent: true, Privacy: "SELF_ONLY"}, sandboxtest.Video("v")))
+	_, err = a.Publish(ctx, tok, request(&tiktok.Payload{Text: "x", IsBrandContent: true, Privacy: "SELF_ONLY"}, sandboxtest.Video("v")))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
@@ -140,7 +140,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// 429 rate_limit_exceeded: reset after TikTok's minute window.
 	nets.Fail(t, app.TikTok, `{"status":429,"code":"rate_limit_exceeded","message":"API rate limit was exceeded, please retry later.","path":"/video/init"}`)
-	_, err = a.Publish(ctx, tok, request(&app.TikTokPayload{Text: "later"}, sandboxtest.Video("l")))
+	_, err = a.Publish(ctx, tok, request(&tiktok.Payload{Text: "later"}, sandboxtest.Video("l")))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.Equal(t, "API rate limit was exceeded, please retry later.", ne.Message)
@@ -184,7 +184,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a := tiktok.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "ck", ClientSecret: "cs"})
 	a.Poll = pubutil.Poller{Every: time.Millisecond}
 	p, err := a.Publish(context.Background(), &app.Token{AccessToken: "act.x"}, &app.PublishRequest{
-		Payload: &app.TikTokPayload{Text: "Hello", DisableComments: true}, Media: []app.MediaFile{sandboxtest.Video("v")}})
+		Payload: &tiktok.Payload{Text: "Hello", DisableComments: true}, Media: []app.MediaFile{sandboxtest.Video("v")}})
 	require.NoError(t, err)
 	require.Equal(t, "7283947329847293847", p.ExternalID)
 	require.Equal(t, "https://www.tiktok.com/@tiktok/video/7283947329847293847", p.Permalink)

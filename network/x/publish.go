@@ -40,7 +40,7 @@ type tweet struct {
 }
 
 // tweets lays out the chain of tweets of a payload.
-func (a *Adapter) tweets(req *app.PublishRequest, p *app.TwitterPayload) ([]tweet, error) {
+func (a *Adapter) tweets(req *app.PublishRequest, p *Payload) ([]tweet, error) {
 	out := []tweet{{text: p.Text, media: req.Media, prefix: "media.0"}}
 	if p.TweetStorm && len(p.Thread) == 0 && WeightedLength(p.Text) > 280 {
 		out = nil
@@ -145,8 +145,8 @@ func SplitStorm(text string, limit int, numbered bool) []string {
 
 var replySettings = map[string]string{"FOLLOWING": "following", "MENTIONED_USERS": "mentionedUsers", "SUBSCRIBERS": "subscribers", "VERIFIED": "verified"}
 
-func payloadOf(req *app.PublishRequest) (*app.TwitterPayload, error) {
-	p, ok := req.Payload.(*app.TwitterPayload)
+func payloadOf(req *app.PublishRequest) (*Payload, error) {
+	p, ok := req.Payload.(*Payload)
 	if !ok || p == nil {
 		return nil, &app.NetworkError{Network: app.Twitter, Class: app.ErrPermanent, Code: "payload", Message: "not an X payload"}
 	}

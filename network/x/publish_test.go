@@ -61,7 +61,7 @@ func fail(t *testing.T, nets *sandboxtest.Networks, body string) {
 	_ = res.Body.Close()
 }
 
-func twt(text string) *app.TwitterPayload { return &app.TwitterPayload{Text: text} }
+func twt(text string) *x.Payload { return &x.Payload{Text: text} }
 
 func TestPublishToSandbox(t *testing.T) {
 	t.Parallel()
@@ -71,7 +71,7 @@ func TestPublishToSandbox(t *testing.T) {
 	a := nets.Adapters[app.Twitter]
 	a.(*x.Adapter).ChunkSize = 16 // several append segments even for tiny files
 	pub := a.(app.Publisher)
-	request := func(key string, p *app.TwitterPayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(key string, p *x.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: key, Network: app.Twitter, Payload: p, Media: m}
 	}
 
@@ -88,8 +88,8 @@ func TestPublishToSandbox(t *testing.T) {
 	require.NoError(t, err)
 	vp, err := pub.Publish(ctx, tok, request("k3", twt("A video"), media("vid1", "video", "video/mp4", "mp4", tinyMP4())))
 	require.NoError(t, err)
-	pp, err := pub.Publish(ctx, tok, request("k4", &app.TwitterPayload{Text: "Tabs or spaces?", ReplySettings: "FOLLOWING",
-		Poll: &app.TwitterPoll{Options: []string{"Tabs", "Spaces"}, DurationMinutes: 60}}))
+	pp, err := pub.Publish(ctx, tok, request("k4", &x.Payload{Text: "Tabs or spaces?", ReplySettings: "FOLLOWING",
+		Poll: &x.Poll{Options: []string{"Tabs", "Spaces"}, DurationMinutes: 60}}))
 	require.NoError(t, err)
 	held := posts(nets, sandbox.KindPost)
 	require.Len(t, held, 4)
@@ -105,7 +105,7 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, "mp4", uploads[1].Data["sniffed"])
 
 	// A thread: one post, the rest replies under it.
-	thread := &app.TwitterPayload{Text: "Thread 1", Thread: []app.TwitterTweet{{Text: "Thread 2"}, {Text: "Thread 3", UploadIDs: []string{"img1"}}}}
+	thread := &x.Payload{Text: "Thread 1", Thread: []x.ThreadTweet{{Text: "Thread 2"}, {Text: "Thread 3", UploadIDs: []string{"img1"}}}}
 	tp, err := pub.Publish(ctx, tok, request("k5", thread, img))
 	require.NoError(t, err)
 	require.Len(t, posts(nets, sandbox.KindPost), 5)
@@ -119,7 +119,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// A tweet storm: a long text cut into numbered tweets.
 	long := strings.Repeat("word ", 120)
-	sp, err := pub.Publish(ctx, tok, request("k6", &app.TwitterPayload{Text: long, TweetStorm: true, TweetStormNumbering: true}))
+	sp, err := pub.Publish(ctx, tok, request("k6", &x.Payload{Text: long, TweetStorm: true, TweetStormNumbering: true}))
 	require.NoError(t, err)
 	parts := strings.Split(sp.Extra["thread"], ",")
 	require.Len(t, parts, 3)
@@ -128,7 +128,7 @@ func TestPublishToSandbox(t *testing.T) {
 
 	// Resume: the media and the first tweet of a thread are checkpointed; a crash lost the answer
 	// of the second tweet. The retry posts neither again and finishes the thread.
-	r := request("k7", &app.TwitterPayload{Text: "Resume 1", Thread: []app.TwitterTweet{{Text: "Resume 2"}, {Text: "Resume 3"}}}, img)
+	r := request("k7", &x.Payload{Text: "Resume 1", Thread: []x.ThreadTweet{{Text: "Resume 2"}, {Text: "Resume 3"}}}, img)
 	r.Checkpoint = func(_ context.Context, k, _ string) error {
 		if k == "tweet.1" {
 			return errors.New("worker died")
@@ -142,7 +142,7 @@ func TestPublishToSandbox(t *testing.T) {
 	delete(r.Resume, "tweet.1") // the checkpoint never made it
 	mediaBefore := len(nets.Sandbox.Held(app.Twitter, sandbox.KindMedia))
 	commentsBefore := len(posts(nets, sandbox.KindComment))
-	r2 := request("k7", r.Payload.(*app.TwitterPayload), img)
+	r2 := request("k7", r.Payload.(*x.Payload), img)
 	r2.Resume = r.Resume
 	rp, err := pub.Publish(ctx, tok, r2)
 	require.NoError(t, err)
@@ -346,7 +346,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a := x.New(core.Endpoints{Auth: srv.URL, API: srv.URL}, core.Credentials{ClientID: "c", ClientSecret: "s"})
 	tok := &app.Token{AccessToken: "t"}
 	vid := tinyMP4()
-	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &app.TwitterPayload{Text: "Hello world!", QuoteTweetID: "20"},
+	p, err := a.Publish(context.Background(), tok, &app.PublishRequest{Payload: &x.Payload{Text: "Hello world!", QuoteTweetID: "20"},
 		Media: []app.MediaFile{media("v", "video", "video/mp4", "mp4", vid)}})
 	require.NoError(t, err)
 	require.Equal(t, "1445880548472328192", p.ExternalID)
@@ -355,7 +355,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	require.Equal(t, 1, statusCalls)
 	require.Equal(t, map[string]any{"media_ids": []any{"1880028106020515840"}}, tweetBody["media"])
 	require.Equal(t, "20", tweetBody["quote_tweet_id"])
-	f, err := a.Find(context.Background(), tok, &app.PublishRequest{Payload: &app.TwitterPayload{Text: "x"}, Resume: map[string]string{"tweet.0": "1"}})
+	f, err := a.Find(context.Background(), tok, &app.PublishRequest{Payload: &x.Payload{Text: "x"}, Resume: map[string]string{"tweet.0": "1"}})
 	require.NoError(t, err)
 	require.Nil(t, f)
 	require.NoError(t, a.Delete(context.Background(), tok, &app.DeleteRequest{ExternalID: "1445880548472328192"}))

@@ -57,7 +57,7 @@ func permalink(kind, id string) string {
 	return "https://www.youtube.com/watch?v=" + id
 }
 
-func kindOf(pl *app.YouTubePayload) string {
+func kindOf(pl *Payload) string {
 	if pl != nil && pl.Type == "VIDEO" {
 		return "VIDEO"
 	}
@@ -80,7 +80,7 @@ func (a *Adapter) raw(ctx context.Context, method, u, token, ctype string, heade
 
 // Publish uploads the video (resuming a checkpointed session) and sets the thumbnail.
 func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.YouTubePayload)
+	pl, _ := req.Payload.(*Payload)
 	if pl == nil {
 		return nil, pubutil.Refused(app.YouTube, "the post has no YOUTUBE payload")
 	}
@@ -124,7 +124,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 	return p, nil
 }
 
-func (a *Adapter) metadata(pl *app.YouTubePayload) map[string]any {
+func (a *Adapter) metadata(pl *Payload) map[string]any {
 	privacy := strings.ToLower(pl.Privacy)
 	if privacy == "" {
 		privacy = "public"
@@ -149,7 +149,7 @@ func (a *Adapter) metadata(pl *app.YouTubePayload) map[string]any {
 }
 
 // upload runs (or resumes) the resumable upload and answers the Video.
-func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *app.YouTubePayload, req *app.PublishRequest) (*video, error) {
+func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *Payload, req *app.PublishRequest) (*video, error) {
 	m := req.Media[0]
 	size := m.Size
 	if size <= 0 {
@@ -281,7 +281,7 @@ func (a *Adapter) thumbnail(ctx context.Context, t *app.Token, id string, m app.
 
 // Find answers the checkpointed video, else the video a checkpointed session completed.
 func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishRequest) (*app.Published, error) {
-	pl, _ := req.Payload.(*app.YouTubePayload)
+	pl, _ := req.Payload.(*Payload)
 	kind := kindOf(pl)
 	if id := req.Checkpointed(checkpointVideo); id != "" {
 		var list struct {

@@ -42,13 +42,13 @@ func TestPublishToSandbox(t *testing.T) {
 	chans, err := a.Channels(ctx, tok)
 	require.NoError(t, err)
 	ch := &chans[0]
-	request := func(pl *app.YouTubePayload, m ...app.MediaFile) *app.PublishRequest {
+	request := func(pl *youtube.Payload, m ...app.MediaFile) *app.PublishRequest {
 		return &app.PublishRequest{AttemptKey: "k", Network: app.YouTube, Channel: ch, Payload: pl, Media: m}
 	}
 	count := func() int { return len(nets.Posts(app.YouTube, "alice")) }
 
 	cp := sandboxtest.Checkpoints{}
-	pl := &app.YouTubePayload{Type: "VIDEO", Text: "How we knead", Description: "Step by step", Privacy: "UNLISTED", MadeForKids: false}
+	pl := &youtube.Payload{Type: "VIDEO", Text: "How we knead", Description: "Step by step", Privacy: "UNLISTED", MadeForKids: false}
 	found, err := a.Find(ctx, tok, cp.Wire(request(pl, sandboxtest.Video("v1"))))
 	require.NoError(t, err)
 	require.Nil(t, found)
@@ -88,7 +88,7 @@ func TestPublishToSandbox(t *testing.T) {
 	a.ChunkSize = 256 * 1024
 	big := bytes.Repeat([]byte("0123456789abcdef"), 40*1024) // 640 KiB: three chunks
 	rcp := sandboxtest.Checkpoints{}
-	short := &app.YouTubePayload{Text: "Short one"}
+	short := &youtube.Payload{Text: "Short one"}
 	_, err = a.Publish(ctx, tok, rcp.Wire(request(short, failingVideo(big, 300*1024))))
 	require.Error(t, err)
 	require.NotEmpty(t, rcp["youtube.session"])
@@ -122,27 +122,27 @@ func TestPublishToSandbox(t *testing.T) {
 	require.Equal(t, 1, count())
 
 	// Permanent: Google's message verbatim. Not a video: refused.
-	_, err = a.Publish(ctx, tok, request(&app.YouTubePayload{Text: "a <b> title"}, sandboxtest.Video("x")))
+	_, err = a.Publish(ctx, tok, request(&youtube.Payload{Text: "a <b> title"}, sandboxtest.Video("x")))
 	var ne *app.NetworkError
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrPermanent, ne.Class)
 	require.Equal(t, "invalidTitle", ne.Code)
 	require.Equal(t, "The request metadata specifies an invalid video title.", ne.Message)
-	_, err = a.Publish(ctx, tok, request(&app.YouTubePayload{Text: "img"}, sandboxtest.Image("x")))
+	_, err = a.Publish(ctx, tok, request(&youtube.Payload{Text: "img"}, sandboxtest.Image("x")))
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
-	other := request(&app.YouTubePayload{Text: "elsewhere"}, sandboxtest.Video("x"))
+	other := request(&youtube.Payload{Text: "elsewhere"}, sandboxtest.Video("x"))
 	other.Channel = &app.Channel{ID: "UCsomeoneelse"}
 	_, err = a.Publish(ctx, tok, other)
 	require.Equal(t, app.ErrPermanent, app.ClassOf(err))
 
 	// 429 with Retry-After; quotaExceeded until Pacific midnight.
 	nets.Fail(t, app.YouTube, `{"status":429,"message":"Too many requests","resetInSeconds":20,"path":"/upload/youtube/v3/videos"}`)
-	_, err = a.Publish(ctx, tok, request(&app.YouTubePayload{Text: "later"}, sandboxtest.Video("l")))
+	_, err = a.Publish(ctx, tok, request(&youtube.Payload{Text: "later"}, sandboxtest.Video("l")))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.WithinDuration(t, time.Now().Add(20*time.Second), ne.ResetAt, 3*time.Second)
 	nets.Fail(t, app.YouTube, `{"status":403,"code":"quotaExceeded","message":"The request cannot be completed because you have exceeded your <a href=\"/youtube/v3/getting-started#quota\">quota</a>.","path":"/upload/youtube/v3/videos"}`)
-	_, err = a.Publish(ctx, tok, request(&app.YouTubePayload{Text: "later"}, sandboxtest.Video("l")))
+	_, err = a.Publish(ctx, tok, request(&youtube.Payload{Text: "later"}, sandboxtest.Video("l")))
 	require.True(t, errors.As(err, &ne))
 	require.Equal(t, app.ErrRateLimited, ne.Class)
 	require.True(t, ne.ResetAt.After(time.Now()))
@@ -189,7 +189,7 @@ func TestPublishAgainstDocumentedShapes(t *testing.T) {
 	a.ChunkSize = 256 * 1024
 	thumb := sandboxtest.Image("t")
 	p, err := a.Publish(context.Background(), &app.Token{AccessToken: "ya29.x"}, &app.PublishRequest{
-		Payload: &app.YouTubePayload{Type: "VIDEO", Text: "T", Privacy: "PRIVATE", MadeForKids: true, DefaultLanguage: "en"},
+		Payload: &youtube.Payload{Type: "VIDEO", Text: "T", Privacy: "PRIVATE", MadeForKids: true, DefaultLanguage: "en"},
 		Media:   []app.MediaFile{sandboxtest.File("v", "video", "video/mp4", "mp4", make([]byte, 524288))}, Thumbnail: &thumb})
 	require.NoError(t, err)
 	require.Equal(t, "dQw4w9WgXcQ", p.ExternalID)
