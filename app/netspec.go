@@ -58,8 +58,6 @@ type Compose struct {
 	Preview string
 	// Card is what the preview card shows besides the text.
 	Card PreviewCard
-	// FirstComment offers a first comment in the tab (posted as a reply right after the post).
-	FirstComment bool
 }
 
 // PreviewCard names the payload fields (keys of Compose.Fields) a preview card shows besides the

@@ -6,14 +6,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/network"
+	_ "github.com/crier/crier/network" // registers the specs
 )
 
-// Register gives every network a spec, in app.Networks' order, that the dashboard can draw: a mark,
+// Importing network gives every network a spec, in app.Networks' order, that the dashboard can draw: a mark,
 // a composer tab whose preview fields are fields of the tab.
 func TestRegisterDashboardLook(t *testing.T) {
-	network.Register()
-	network.Register() // idempotent
 	specs := app.Specs()
 	require.Len(t, specs, len(app.Networks))
 	for i, s := range specs {

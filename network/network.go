@@ -30,11 +30,44 @@ import (
 	"github.com/crier/crier/network/youtube"
 )
 
-// Importing network registers every network's spec (its payload, rules, caps and look), once, in
-// the spec's order: app and web read them from app.SpecOf.
+// registry is every network: its spec (payload, rules, caps, look) and how its adapter is built, in
+// the spec's order. A new network is one line here, its folder and its sandbox twin.
+var registry = []struct {
+	spec    *app.NetworkSpec
+	adapter func(o Options) app.Adapter // nil when the network is not available
+}{
+	{tiktok.Spec, appCredentials(app.TikTok, tiktok.Real, tiktok.New)},
+	{youtube.Spec, appCredentials(app.YouTube, youtube.Real, youtube.New)},
+	{instagram.Spec, appCredentials(app.Instagram, instagram.Real, instagram.New)},
+	{facebook.Spec, appCredentials(app.Facebook, facebook.Real, facebook.New)},
+	{x.Spec, appCredentials(app.Twitter, x.Real, x.New)},
+	{threads.Spec, appCredentials(app.Threads, threads.Real, threads.New)},
+	{linkedin.Spec, appCredentials(app.LinkedIn, linkedin.Real, linkedin.New)},
+	{pinterest.Spec, appCredentials(app.Pinterest, pinterest.Real, pinterest.New)},
+	{reddit.Spec, appCredentials(app.Reddit, reddit.Real, reddit.New)},
+	{mastodon.Spec, func(o Options) app.Adapter {
+		// No credentials of Crier's: it registers itself on each server.
+		return mastodon.New(o.AllowPrivate || o.Sandbox, o.BaseURL)
+	}},
+	{discord.Spec, appCredentials(app.Discord, discord.Real, discord.New)},
+	{slack.Spec, appCredentials(app.Slack, slack.Real, slack.New)},
+	{bluesky.Spec, func(o Options) app.Adapter {
+		// No credentials either: users sign in with app passwords (default PDS bsky.social).
+		if o.Sandbox {
+			return bluesky.New(strings.TrimRight(o.BaseURL, "/")+"/sandbox/bluesky", true)
+		}
+		return bluesky.New("", o.AllowPrivate)
+	}},
+	{googlebusiness.Spec, appCredentials(app.GoogleBusiness, googlebusiness.Real, googlebusiness.New)},
+	{snapchat.Spec, appCredentials(app.Snapchat, snapchat.Real, snapchat.New)},
+}
+
+// Importing network registers every network's spec, once, in the spec's order: app and web read
+// them from app.SpecOf.
 func init() {
-	app.RegisterNetworks(tiktok.Spec, youtube.Spec, instagram.Spec, facebook.Spec, x.Spec, threads.Spec, linkedin.Spec,
-		pinterest.Spec, reddit.Spec, mastodon.Spec, discord.Spec, slack.Spec, bluesky.Spec, googlebusiness.Spec, snapchat.Spec)
+	for _, r := range registry {
+		app.RegisterNetworks(r.spec)
+	}
 }
 
 // Options choose where the adapters point.
@@ -46,54 +79,36 @@ type Options struct {
 	AllowPrivate bool
 }
 
-type builder func(ep core.Endpoints, cred core.Credentials) app.Adapter
-
-var builders = map[app.Network]struct {
-	real core.Endpoints
-	new  builder
-}{
-	app.Twitter:        {x.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return x.New(ep, c) }},
-	app.Facebook:       {facebook.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return facebook.New(ep, c) }},
-	app.Instagram:      {instagram.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return instagram.New(ep, c) }},
-	app.LinkedIn:       {linkedin.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return linkedin.New(ep, c) }},
-	app.Reddit:         {reddit.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return reddit.New(ep, c) }},
-	app.Pinterest:      {pinterest.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return pinterest.New(ep, c) }},
-	app.TikTok:         {tiktok.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return tiktok.New(ep, c) }},
-	app.Threads:        {threads.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return threads.New(ep, c) }},
-	app.GoogleBusiness: {googlebusiness.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return googlebusiness.New(ep, c) }},
-	app.Slack:          {slack.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return slack.New(ep, c) }},
-	app.Discord:        {discord.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return discord.New(ep, c) }},
-	app.Snapchat:       {snapchat.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return snapchat.New(ep, c) }},
-	app.YouTube:        {youtube.Real, func(ep core.Endpoints, c core.Credentials) app.Adapter { return youtube.New(ep, c) }},
+// appCredentials builds the adapter of a network that knows Crier by its app's credentials: the
+// sandbox's under SANDBOX=1, else <NETWORK>_CLIENT_ID, _CLIENT_SECRET and _BOT_TOKEN from the
+// environment (no client id: the network is not offered).
+func appCredentials[A app.Adapter](n app.Network, real core.Endpoints, build func(core.Endpoints, core.Credentials) A) func(Options) app.Adapter {
+	return func(o Options) app.Adapter {
+		if o.Sandbox {
+			seg := sandbox.Segment(n)
+			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + seg
+			return build(core.Endpoints{Auth: base, API: base, Token: base},
+				core.Credentials{ClientID: sandbox.ClientID(seg), ClientSecret: sandbox.ClientSecret(seg), BotToken: sandbox.BotToken})
+		}
+		if o.Getenv == nil {
+			return nil
+		}
+		cred := core.Credentials{ClientID: o.Getenv(string(n) + "_CLIENT_ID"), ClientSecret: o.Getenv(string(n) + "_CLIENT_SECRET"),
+			BotToken: o.Getenv(string(n) + "_BOT_TOKEN")}
+		if cred.ClientID == "" {
+			return nil
+		}
+		return build(real, cred)
+	}
 }
 
 // Adapters builds every available adapter.
 func Adapters(o Options) app.Adapters {
 	out := app.Adapters{}
-	for n, b := range builders {
-		if o.Sandbox {
-			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + sandbox.Segment(n)
-			out[n] = b.new(core.Endpoints{Auth: base, API: base, Token: base}, core.Credentials{ClientID: sandbox.ClientID(sandbox.Segment(n)),
-				ClientSecret: sandbox.ClientSecret(sandbox.Segment(n)), BotToken: sandbox.BotToken})
-			continue
+	for _, r := range registry {
+		if a := r.adapter(o); a != nil {
+			out[r.spec.Network] = a
 		}
-		if o.Getenv == nil {
-			continue
-		}
-		cred := core.Credentials{ClientID: o.Getenv(string(n) + "_CLIENT_ID"), ClientSecret: o.Getenv(string(n) + "_CLIENT_SECRET"),
-			BotToken: o.Getenv(string(n) + "_BOT_TOKEN")}
-		if cred.ClientID == "" {
-			continue
-		}
-		out[n] = b.new(b.real, cred)
-	}
-	// Mastodon needs no credentials of Crier's: it registers itself on each server.
-	out[app.Mastodon] = mastodon.New(o.AllowPrivate || o.Sandbox, o.BaseURL)
-	// Bluesky needs none either: users sign in with app passwords (default PDS bsky.social).
-	if o.Sandbox {
-		out[app.Bluesky] = bluesky.New(strings.TrimRight(o.BaseURL, "/")+"/sandbox/bluesky", true)
-	} else {
-		out[app.Bluesky] = bluesky.New("", o.AllowPrivate)
 	}
 	return out
 }

@@ -187,7 +187,7 @@ func composerTab(n app.Network, a *app.SocialAccount, in composerInput, selected
 		}
 		add(nf.Group, f)
 	}
-	if s := app.SpecOf(n); s != nil && s.Compose.FirstComment {
+	if s := app.SpecOf(n); s != nil && s.Comments {
 		name := firstCommentName(n)
 		add("First comment", composerview.Field{Name: name, ID: "f-firstComment-" + string(n), Label: "First comment", Kind: string(app.KindTextarea),
 			Value: in.Values.Get(name), Hint: "Posted as a reply right after the post (links, hashtags).", Error: in.Errors[name]})

@@ -22,6 +22,5 @@ var compose = app.Compose{
 		{Key: "externalDescription", Label: "Link card description", Kind: app.KindText, Group: "Link card"},
 		{Key: "thumbnail", Label: "Link card image URL", Kind: app.KindURL, Group: "Link card"},
 	},
-	Preview:      "feed",
-	FirstComment: true,
+	Preview: "feed",
 }

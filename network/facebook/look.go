@@ -21,6 +21,5 @@ var compose = app.Compose{
 		{Key: "nativeScheduleTime", Label: "Schedule on Facebook itself at", Kind: app.KindDateTime, Group: "Options", Hint: "In your timezone. Leave empty to publish at the post’s time."},
 		{Key: "textFormatPresetId", Label: "Background preset id", Kind: app.KindText, Group: "Options"},
 	},
-	Preview:      "feed",
-	FirstComment: true,
+	Preview: "feed",
 }

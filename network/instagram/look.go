@@ -34,6 +34,5 @@ var compose = app.Compose{
 		{Key: "brandedContentSponsors", Label: "Sponsors", Kind: app.KindList, Group: "Compliance", Hint: "Up to two usernames, separated by commas."},
 		{Key: "isAiGenerated", Label: "Made with AI", Kind: app.KindBool, Group: "Compliance"},
 	},
-	Preview:      "visual",
-	FirstComment: true,
+	Preview: "visual",
 }

@@ -22,6 +22,5 @@ var compose = app.Compose{
 		{Key: "hideFromFeed", Label: "Hide from the feed", Kind: app.KindBool, Group: "Options"},
 		{Key: "disableReshare", Label: "Turn off resharing", Kind: app.KindBool, Group: "Options"},
 	},
-	Preview:      "feed",
-	FirstComment: true,
+	Preview: "feed",
 }

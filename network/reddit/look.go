@@ -27,7 +27,6 @@ var compose = app.Compose{
 		{Key: "flairId", Label: "Flair id", Kind: app.KindText, Group: "Options"},
 		{Key: "nsfw", Label: "NSFW", Kind: app.KindBool, Group: "Options"},
 	},
-	Preview:      "reddit",
-	Card:         app.PreviewCard{Title: "text", Body: "description", Where: "sr", WherePrefix: "r/", AlwaysWhere: true},
-	FirstComment: true,
+	Preview: "reddit",
+	Card:    app.PreviewCard{Title: "text", Body: "description", Where: "sr", WherePrefix: "r/", AlwaysWhere: true},
 }

@@ -21,7 +21,6 @@ var compose = app.Compose{
 		{Key: "username", Label: "Post as (name)", Kind: app.KindText, Group: "Options", Hint: "Overrides the name the message shows."},
 		{Key: "avatarUrl", Label: "Post as (avatar URL)", Kind: app.KindURL, Group: "Options"},
 	},
-	Preview:      "chat",
-	Card:         app.PreviewCard{Where: "channelId", WherePrefix: "#"},
-	FirstComment: true,
+	Preview: "chat",
+	Card:    app.PreviewCard{Where: "channelId", WherePrefix: "#"},
 }

@@ -26,6 +26,5 @@ var compose = app.Compose{
 		{Key: "poll.optionC", Label: "Poll choice C", Kind: app.KindText, Group: "Poll"},
 		{Key: "poll.optionD", Label: "Poll choice D", Kind: app.KindText, Group: "Poll"},
 	},
-	Preview:      "feed",
-	FirstComment: true,
+	Preview: "feed",
 }

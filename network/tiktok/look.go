@@ -35,6 +35,5 @@ var compose = app.Compose{
 		{Key: "isOrganicBrandContent", Label: "Promotes your own business", Kind: app.KindBool, Group: "Compliance"},
 		{Key: "isAiGenerated", Label: "Made with AI", Kind: app.KindBool, Group: "Compliance"},
 	},
-	Preview:      "video",
-	FirstComment: true,
+	Preview: "video",
 }

@@ -26,6 +26,5 @@ var compose = app.Compose{
 		{Key: "tweetStorm", Label: "Split long text into a thread", Kind: app.KindBool, Group: "Thread"},
 		{Key: "tweetStormNumbering", Label: "Number the posts of the thread (1/n)", Kind: app.KindBool, Group: "Thread"},
 	},
-	Preview:      "feed",
-	FirstComment: true,
+	Preview: "feed",
 }

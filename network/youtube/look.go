@@ -24,7 +24,6 @@ var compose = app.Compose{
 		{Key: "containsSyntheticMedia", Label: "Contains altered or synthetic content", Kind: app.KindBool, Group: "Compliance"},
 		{Key: "hasPaidProductPlacement", Label: "Paid product placement", Kind: app.KindBool, Group: "Compliance"},
 	},
-	Preview:      "video",
-	Card:         app.PreviewCard{Title: "text", Body: "description"},
-	FirstComment: true,
+	Preview: "video",
+	Card:    app.PreviewCard{Title: "text", Body: "description"},
 }
