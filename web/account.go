@@ -44,38 +44,6 @@ const (
 	pathProfilePassword    = pathProfile + "/password"
 )
 
-// registerAccount mounts the account pages: sign-up, sign-in, sign-out, password reset, email
-// verification, invitations, profile, organization creation and switching, the dev mailbox.
-func (h *Handler) registerAccount(e *echo.Echo, public, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathSignup, h.signupPage, public...).Name = routeSignup
-	e.POST(pathSignup, h.signupSubmit, public...).Name = routeSignupSubmit
-	e.GET(pathLogin, h.loginPage, public...).Name = routeLogin
-	e.POST(pathLogin, h.loginSubmit, public...).Name = routeLoginSubmit
-	e.POST(pathLogout, h.logout, public...).Name = routeLogout
-	e.GET(pathForgotPassword, h.forgotPage, public...).Name = routeForgotPassword
-	e.POST(pathForgotPassword, h.forgotSubmit, public...).Name = routeForgotSubmit
-	e.GET(pathResetPassword, h.resetPage, public...).Name = routeResetPassword
-	e.POST(pathResetPassword, h.resetSubmit, public...).Name = routeResetSubmit
-	e.GET(pathVerifyEmail, h.verifyEmail, public...).Name = routeVerifyEmail
-	e.POST(pathResendVerification, h.resendVerification, signedIn...).Name = routeResendVerify
-	e.GET(pathAcceptInvitation, h.invitationPage, public...).Name = routeAcceptInvitation
-	e.POST(pathAcceptInvitation, h.invitationSubmit, public...).Name = routeAcceptSubmit
-
-	e.GET(pathProfile, h.profilePage, signedIn...).Name = routeProfile
-	e.POST(pathProfile, h.profileSubmit, signedIn...).Name = routeProfileSubmit
-	e.POST(pathProfilePassword, h.passwordSubmit, signedIn...).Name = routeProfilePassword
-	e.GET(pathNewOrganization, h.newOrganizationPage, signedIn...).Name = routeNewOrganization
-	e.POST(pathNewOrganization, h.createOrganization, signedIn...).Name = routeCreateOrg
-	e.POST(pathSwitchOrg, h.switchOrganization, signedIn...).Name = routeSwitchOrg
-
-	// The dev mailbox is a development tool: no sign-in (whoever signed up in another browser can
-	// read their mail), and absent in production.
-	if !h.production {
-		e.GET(pathDevMailbox, h.devMailbox, public...).Name = routeDevMailbox
-		e.GET(pathDevMailbox+"/:id", h.devMail, public...).Name = routeDevMail
-	}
-}
-
 // viewerSlots are the top bar's organization switcher and user menu for the signed-in user (nil
 // slots show placeholders).
 func (h *Handler) viewerSlots(c echo.Context) (org, user templ.Component) {

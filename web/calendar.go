@@ -28,12 +28,6 @@ const (
 	calendarMaxPosts = 1000
 )
 
-// registerCalendar mounts the calendar and the drop that reschedules a post.
-func (h *Handler) registerCalendar(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathCalendar, h.calendarShow, signedIn...).Name = areaCalendar
-	e.POST(pathCalendarMove, h.calendarMove, signedIn...).Name = routeCalendarMove
-}
-
 // calendarShow serves GET /calendar?view=month|week&date=YYYY-MM-DD&teamId=: the month (or week)
 // holding date, today by default, in the viewer's timezone.
 func (h *Handler) calendarShow(c echo.Context) error {

@@ -26,16 +26,6 @@ const (
 	routeComposerSlides  = "composer.slides"
 )
 
-// registerComposer mounts the composer: the page, saving (the four actions), the live previews and
-// the media grid (reloaded after an upload). Editing a post (/posts/:id/edit) reuses it (post.go).
-func (h *Handler) registerComposer(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathComposer, h.composerShow, signedIn...).Name = areaComposer
-	e.POST(pathComposer, h.composerSave, signedIn...).Name = routeComposerSave
-	e.POST(pathComposerPreview, h.composerPreview, signedIn...).Name = routeComposerPreview
-	e.GET(pathComposerMedia, h.composerMedia, signedIn...).Name = routeComposerMedia
-	e.POST(pathComposerSlides, h.composerSlides, signedIn...).Name = routeComposerSlides
-}
-
 // composerShell is the frame of the composer: the shell plus the upload script and composer.js
 // (tabs, the upload dialog).
 func (h *Handler) composerShell(c echo.Context, title string) layout.Shell {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/storage"
@@ -52,25 +51,6 @@ const (
 	headerHXTriggerID = "HX-Trigger"
 	mediaAccept       = "image/png,image/jpeg,image/gif,image/webp,video/mp4,video/quicktime,application/pdf"
 )
-
-// registerMedia mounts the media library: uploads with progress, the grid, filters, deletion and
-// the picker the composer reuses. The page works without JavaScript (a plain upload form, filter
-// and delete forms, confirmation pages); static/js/media.js adds drag and drop, progress bars and
-// large files sent in parts straight to storage.
-func (h *Handler) registerMedia(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathMedia, h.mediaList, signedIn...).Name = areaMedia
-	e.GET(pathMediaPicker, h.mediaPicker, signedIn...).Name = routeMediaPicker
-	upload := append(append([]echo.MiddlewareFunc{}, signedIn...), middleware.BodyLimit(mediaFormLimit))
-	e.POST(pathMediaUpload, h.mediaUpload, upload...).Name = routeMediaUpload
-	e.POST(pathMediaMultipart+"/init", h.mediaMultipartInit, signedIn...).Name = routeMediaMultipartInit
-	e.POST(pathMediaMultipart+"/sign", h.mediaMultipartSign, signedIn...).Name = routeMediaMultipartSign
-	e.POST(pathMediaMultipart+"/complete", h.mediaMultipartComplete, signedIn...).Name = routeMediaMultipartDone
-	e.POST(pathMediaMultipart+"/abort", h.mediaMultipartAbort, signedIn...).Name = routeMediaMultipartAbort
-	e.GET(pathMediaDelete, h.mediaDeleteConfirm, signedIn...).Name = routeMediaDeleteConfirm
-	e.POST(pathMediaDelete, h.mediaDelete, signedIn...).Name = routeMediaDelete
-	e.GET(pathMediaOne+suffixDelete, h.mediaOneDeleteConfirm, signedIn...).Name = routeMediaOneConfirm
-	e.POST(pathMediaOne+suffixDelete, h.mediaOneDelete, signedIn...).Name = routeMediaOneDelete
-}
 
 // mediaShell is the frame of a media page: the shell plus the dialogs' script and media.js.
 func (h *Handler) mediaShell(c echo.Context, title string) layout.Shell {

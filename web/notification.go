@@ -25,12 +25,6 @@ const (
 	notificationsListTarget = "notifications"
 )
 
-func (h *Handler) registerNotifications(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathNotifications, h.notificationsShow, signedIn...).Name = routeNotifications
-	e.POST(pathNotificationsRead, h.notificationsReadAll, signedIn...).Name = routeNotificationsRead
-	e.POST(pathNotificationRead, h.notificationRead, signedIn...).Name = routeNotificationRead
-}
-
 // bell is the top bar's notifications bell for the signed-in user (nil when the count is unknown:
 // the bell is a convenience, never a reason for a page to fail).
 func (h *Handler) bell(c echo.Context) templ.Component {

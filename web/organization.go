@@ -73,42 +73,6 @@ const (
 	eventAPIKeysChanged     = "apiKeysChanged"
 )
 
-// registerOrganization mounts the organization's pages: teams, settings (with portal branding),
-// members and invitations, API keys and the audit log. Every page works without JavaScript (forms
-// post, confirmations are pages); htmx swaps the part that changed instead, and opens the
-// confirmations as dialogs.
-func (h *Handler) registerOrganization(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathTeams, h.teamsList, signedIn...).Name = areaTeams
-	e.POST(pathTeams, h.teamCreate, signedIn...).Name = routeTeamCreate
-	e.GET(pathTeam, h.teamShow, signedIn...).Name = routeTeam
-	e.POST(pathTeam, h.teamUpdate, signedIn...).Name = routeTeamUpdate
-	e.GET(pathTeam+suffixEdit, h.teamEdit, signedIn...).Name = routeTeamEdit
-	e.GET(pathTeam+suffixDelete, h.teamDeleteConfirm, signedIn...).Name = routeTeamDeleteConfirm
-	e.POST(pathTeam+suffixDelete, h.teamDelete, signedIn...).Name = routeTeamDelete
-
-	e.GET(pathSettings, h.settingsShow, signedIn...).Name = areaSettings
-	e.POST(pathSettings, h.settingsUpdate, signedIn...).Name = routeSettingsUpdate
-	e.POST(pathBranding, h.brandingUpdate, signedIn...).Name = routeBrandingUpdate
-	e.POST(pathDeleteOrg, h.organizationDelete, signedIn...).Name = routeOrganizationDelete
-
-	e.GET(pathMembers, h.membersShow, signedIn...).Name = routeMembers
-	e.POST(pathMember+suffixRole, h.memberRole, signedIn...).Name = routeMemberRole
-	e.GET(pathMember+suffixRemove, h.memberRemoveConfirm, signedIn...).Name = routeMemberRemoveConfirm
-	e.POST(pathMember+suffixRemove, h.memberRemove, signedIn...).Name = routeMemberRemove
-	e.POST(pathInvitations, h.invitationCreate, signedIn...).Name = routeInvitationCreate
-	e.GET(pathInvitation+suffixRevoke, h.invitationRevokeConfirm, signedIn...).Name = routeInvitationConfirm
-	e.POST(pathInvitation+suffixRevoke, h.invitationRevoke, signedIn...).Name = routeInvitationRevoke
-
-	e.GET(pathAPIKeys, h.apiKeysShow, signedIn...).Name = routeAPIKeys
-	e.POST(pathAPIKeys, h.apiKeyCreate, signedIn...).Name = routeAPIKeyCreate
-	e.GET(pathAPIKey+suffixRoll, h.apiKeyRollConfirm, signedIn...).Name = routeAPIKeyRollConfirm
-	e.POST(pathAPIKey+suffixRoll, h.apiKeyRoll, signedIn...).Name = routeAPIKeyRoll
-	e.GET(pathAPIKey+suffixDelete, h.apiKeyDeleteConfirm, signedIn...).Name = routeAPIKeyDeleteConfirm
-	e.POST(pathAPIKey+suffixDelete, h.apiKeyDelete, signedIn...).Name = routeAPIKeyDelete
-
-	e.GET(pathAuditLog, h.auditLogShow, signedIn...).Name = routeAuditLog
-}
-
 // orgShell is the frame of an organization page: the shell plus the pages' script (dialogs, copy
 // buttons, the branding preview).
 func (h *Handler) orgShell(c echo.Context, active, title string) layout.Shell {

@@ -22,15 +22,6 @@ const PortalCSP = "default-src 'self'; img-src 'self' data: https:; object-src '
 
 var accentColour = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
-func (h *Handler) registerPortal(e *echo.Echo, public []echo.MiddlewareFunc) {
-	e.GET(app.PortalPath+":token", h.portalPage, public...)
-	e.POST(app.PortalPath+":token/connect", h.portalConnect, public...)
-	e.POST(app.PortalPath+":token/disconnect", h.portalDisconnect, public...)
-	// The brand's accent as a stylesheet (the CSP allows no inline styles); the colour is in the
-	// path, so the token never reaches it and it caches.
-	e.GET("/portal-accent/:colour", portalAccent)
-}
-
 func (h *Handler) portalPage(c echo.Context) error {
 	var out *portal.Outcome
 	q := c.QueryParams()

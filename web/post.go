@@ -42,21 +42,6 @@ const (
 	livePollingLookahead = 5 * time.Minute // a scheduled post due this soon is followed live
 )
 
-// registerPosts mounts the posts list, the approval queue and a post's page with its actions.
-func (h *Handler) registerPosts(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathPosts, h.postsList, signedIn...).Name = areaPosts
-	e.GET(pathPostReview, h.postsReview, signedIn...).Name = routePostsReview
-	e.GET(pathPost, h.postShow, signedIn...).Name = routePost
-	e.GET(pathPost+suffixEdit, h.postEdit, signedIn...).Name = routePostEdit
-	e.POST(pathPost+suffixEdit, h.postUpdate, signedIn...).Name = routePostUpdate
-	e.POST(pathPost+suffixRetry, h.postRetry, signedIn...).Name = routePostRetry
-	e.POST(pathPost+suffixApprove, h.postApprove, signedIn...).Name = routePostApprove
-	e.POST(pathPost+suffixReject, h.postReject, signedIn...).Name = routePostReject
-	e.POST(pathPost+suffixReschedule, h.postReschedule, signedIn...).Name = routePostReschedule
-	e.GET(pathPost+suffixDelete, h.postDeleteConfirm, signedIn...).Name = routePostDeleteAsk
-	e.POST(pathPost+suffixDelete, h.postDelete, signedIn...).Name = routePostDelete
-}
-
 // postsShell is the frame of the posts pages (confirmation dialogs: organization.js).
 func (h *Handler) postsShell(c echo.Context, title string) layout.Shell {
 	return h.orgShell(c, areaPosts, title)

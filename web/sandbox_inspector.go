@@ -154,21 +154,6 @@ var failStatuses = []inspector.Option{
 	{Value: "409", Label: "409 Conflict"}, {Value: "422", Label: "422 Unprocessable"},
 }
 
-func (h *Handler) registerSandbox(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	if h.sandbox == nil {
-		return
-	}
-	e.GET(pathSandbox, h.sandboxIndex, signedIn...).Name = areaSandbox
-	e.GET(pathSandboxNetwork, h.sandboxShow, signedIn...).Name = routeSandboxNetwork
-	e.GET(pathSandboxNetwork+suffixLive, h.sandboxLive, signedIn...).Name = routeSandboxLive
-	e.POST(pathSandboxNetwork+suffixFail, h.sandboxFail, signedIn...).Name = routeSandboxFail
-	e.POST(pathSandboxNetwork+suffixClearFail, h.sandboxAction(sandboxClearFailures), signedIn...).Name = routeSandboxClear
-	e.POST(pathSandboxNetwork+suffixKnobs, h.sandboxKnobs, signedIn...).Name = routeSandboxKnobs
-	e.POST(pathSandboxNetwork+suffixExpireTokens, h.sandboxAction(sandboxExpire), signedIn...).Name = routeSandboxExpire
-	e.POST(pathSandboxNetwork+suffixRevokeTokens, h.sandboxAction(sandboxRevoke), signedIn...).Name = routeSandboxRevoke
-	e.POST(pathSandboxNetwork+suffixReset, h.sandboxAction(sandboxReset), signedIn...).Name = routeSandboxReset
-}
-
 // sandboxURL is a network's inspector URL ("/sandbox-inspector/google_business/knobs").
 func sandboxURL(n app.Network, suffix string) templ.SafeURL {
 	return templ.SafeURL(pathSandbox + "/" + strings.ToLower(string(n)) + suffix)

@@ -60,19 +60,6 @@ var channelNouns = map[app.Network]string{
 	app.Pinterest: "board", app.Reddit: "subreddit", app.Discord: "channel", app.Slack: "channel",
 }
 
-// registerTeamAccounts mounts the accounts page and its actions.
-func (h *Handler) registerTeamAccounts(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathTeamAccounts, h.accountsShow, signedIn...).Name = routeTeamAccounts
-	e.POST(pathTeamAccounts+suffixConnect, h.accountConnect, signedIn...).Name = routeTeamAccountConnect
-	e.POST(pathTeamAccounts+suffixPortalLink, h.portalLinkCreate, signedIn...).Name = routeTeamPortalLink
-	e.POST(pathTeamAccount+suffixChannel, h.accountSetChannel, signedIn...).Name = routeTeamAccountChannel
-	e.POST(pathTeamAccount+suffixChannelUnset, h.accountUnsetChannel, signedIn...).Name = routeTeamAccountUnset
-	e.POST(pathTeamAccount+suffixChannelsRefresh, h.accountRefreshChannels, signedIn...).Name = routeTeamAccountRefresh
-	e.POST(pathTeamAccount+suffixCheck, h.accountCheck, signedIn...).Name = routeTeamAccountCheck
-	e.GET(pathTeamAccount+suffixDisconnect, h.accountDisconnectConfirm, signedIn...).Name = routeTeamAccountDiscConf
-	e.POST(pathTeamAccount+suffixDisconnect, h.accountDisconnect, signedIn...).Name = routeTeamAccountDisconnect
-}
-
 // accountsURL is the team's accounts page.
 func accountsURL(teamID string) string { return string(idURL(pathTeams, teamID, suffixAccounts)) }
 

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 
 	"github.com/gorilla/sessions"
-	echosession "github.com/labstack/echo-contrib/session"
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
@@ -58,41 +57,4 @@ func New(d Deps) *Handler {
 		production: d.Production,
 		sandbox:    d.Sandbox,
 	}
-}
-
-// Register mounts the dashboard on e: GET / (home), GET /docs (API reference), GET /static/*
-// (embedded assets), the pages of each area and a "coming later" page for areas not built yet.
-// Route names are the constants of routes.go.
-func (h *Handler) Register(e *echo.Echo) {
-	// Public pages (sign-in, sign-up, tokens from emails): session, then CSRF (its token is rendered
-	// into forms and hx-headers). Dashboard pages also need a signed-in user.
-	public := []echo.MiddlewareFunc{echosession.Middleware(h.sessions), h.csrf}
-	signedIn := append(append([]echo.MiddlewareFunc{}, public...), h.requireUser)
-
-	e.GET(pathHome, h.home, signedIn...).Name = routeHome
-	h.registerAccount(e, public, signedIn)
-	h.registerOrganization(e, signedIn)
-	h.registerTeamAccounts(e, signedIn)
-	h.registerPortal(e, public)
-	h.registerMedia(e, signedIn)
-	h.registerWebhooks(e, signedIn)
-	h.registerComposer(e, signedIn)
-	h.registerCalendar(e, signedIn)
-	h.registerPosts(e, signedIn)
-	h.registerSandbox(e, signedIn)
-	for _, a := range areas {
-		if !a.Built {
-			e.GET(a.Path, h.showArea(a), signedIn...).Name = a.ID
-		}
-	}
-	// The API reference and the assets are public and stateless: no session, no CSRF cookie.
-	e.GET(pathDocs, h.docs).Name = routeDocs
-	e.GET(pathStatic+"*", serveStatic).Name = routeStatic
-	// Browsers ask for /favicon.ico on pages without an icon link (the portal, the networks'
-	// consent pages of the sandbox): answer Crier's icon rather than a 404.
-	e.GET("/favicon.ico", func(c echo.Context) error {
-		c.SetParamNames("*")
-		c.SetParamValues("img/favicon.svg")
-		return serveStatic(c)
-	})
 }

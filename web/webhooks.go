@@ -45,25 +45,6 @@ const (
 // webhooksPageSize is the page size of the webhooks list and the deliveries log.
 const webhooksPageSize = 20
 
-// registerWebhooks mounts the webhooks pages (list, create, edit, secret, test, deliveries) and the
-// notifications page.
-func (h *Handler) registerWebhooks(e *echo.Echo, signedIn []echo.MiddlewareFunc) {
-	e.GET(pathWebhooks, h.webhooksList, signedIn...).Name = areaWebhooks
-	e.GET(pathWebhookNew, h.webhookNew, signedIn...).Name = routeWebhookNew
-	e.POST(pathWebhooks, h.webhookCreate, signedIn...).Name = routeWebhookCreate
-	e.GET(pathWebhook, h.webhookShow, signedIn...).Name = routeWebhook
-	e.POST(pathWebhook, h.webhookUpdate, signedIn...).Name = routeWebhookUpdate
-	e.GET(pathWebhook+suffixEdit, h.webhookEdit, signedIn...).Name = routeWebhookEdit
-	e.GET(pathWebhook+suffixDelete, h.webhookDeleteConfirm, signedIn...).Name = routeWebhookDeleteConfirm
-	e.POST(pathWebhook+suffixDelete, h.webhookDelete, signedIn...).Name = routeWebhookDelete
-	e.GET(pathWebhook+suffixRotate, h.webhookRotateConfirm, signedIn...).Name = routeWebhookRotateConfirm
-	e.POST(pathWebhook+suffixRotate, h.webhookRotate, signedIn...).Name = routeWebhookRotate
-	e.POST(pathWebhook+suffixTest, h.webhookTest, signedIn...).Name = routeWebhookTest
-	e.GET(pathWebhook+suffixDeliveries, h.webhookDeliveries, signedIn...).Name = routeWebhookDeliveries
-	e.POST(pathWebhook+suffixDeliveries+"/:delivery"+suffixResend, h.webhookResend, signedIn...).Name = routeWebhookResend
-	h.registerNotifications(e, signedIn)
-}
-
 // webhookShell is the frame of a webhooks page (dialogs and copy buttons: organization.js).
 func (h *Handler) webhookShell(c echo.Context, title string) layout.Shell {
 	return h.orgShell(c, areaWebhooks, title)
