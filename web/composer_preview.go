@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	composerview "github.com/crier/crier/views/pages/composer"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // composerPreview serves POST /composer/preview: the previews and (out of band) the counters of
@@ -63,7 +63,7 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		counters = append(counters, ct)
 		display, handle := accountNames(a)
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
-			Initials: settings.Initials(display), When: when, Counter: ct}
+			Initials: components.Initials(display), When: when, Counter: ct}
 		card.Avatar = h.safeAvatar(a.AvatarURL)
 		body := cardParts(&card, n, a, payloads[n], text)
 		for _, post := range threadCards(n, payloads[n]) {

@@ -10,9 +10,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	composerview "github.com/crier/crier/views/pages/composer"
 	mediaview "github.com/crier/crier/views/pages/media"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // composerData builds the composer for a form (new, refused, or a post being edited).
@@ -87,7 +87,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 func (h *Handler) composerAccount(a *app.SocialAccount, checked bool) composerview.Account {
 	display, handle := accountNames(a)
 	out := composerview.Account{Network: string(a.Type), Name: a.Type.DisplayName(), Display: display, Handle: handle,
-		Initials: settings.Initials(display), Checked: checked}
+		Initials: components.Initials(display), Checked: checked}
 	out.Avatar = h.safeAvatar(a.AvatarURL)
 	if a.ReconnectRequiredAt != nil {
 		out.Warning = "Needs reconnecting"

@@ -15,9 +15,9 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/storage"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
 	mediaview "github.com/crier/crier/views/pages/media"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // Route names and paths of the media library.
@@ -515,8 +515,8 @@ func (h *Handler) mediaSelection(c echo.Context, ids []string) ([]app.Upload, er
 }
 
 // mediaDeleteConfirmation asks to delete uploads.
-func mediaDeleteConfirmation(c echo.Context, list []app.Upload, action templ.SafeURL) settings.Confirm {
-	cf := settings.Confirm{
+func mediaDeleteConfirmation(c echo.Context, list []app.Upload, action templ.SafeURL) components.Confirm {
+	cf := components.Confirm{
 		ID:     "confirm-delete-media",
 		Button: "Delete",
 		Action: action,
@@ -555,18 +555,18 @@ func (h *Handler) mediaDeleteConfirm(c echo.Context) error {
 
 // nothingSelected answers a delete with no upload chosen.
 func (h *Handler) nothingSelected(c echo.Context) error {
-	cf := settings.Confirm{ID: "confirm-delete-media", Title: "Nothing selected", Icon: "info",
+	cf := components.Confirm{ID: "confirm-delete-media", Title: "Nothing selected", Icon: "info",
 		Text: "Select the files to delete with the checkbox on each one, then choose Delete selected.", Button: "Delete",
 		Action: pathMediaDelete, Cancel: pathMedia, Error: "Select at least one file."}
 	return h.confirmMedia(c, cf)
 }
 
-func (h *Handler) confirmMedia(c echo.Context, cf settings.Confirm) error {
+func (h *Handler) confirmMedia(c echo.Context, cf components.Confirm) error {
 	if isHTMX(c) {
-		return render(c, http.StatusOK, settings.ConfirmDialog(cf), nil)
+		return render(c, http.StatusOK, components.ConfirmDialog(cf), nil)
 	}
-	d := settings.ConfirmPageData{Confirm: cf, Eyebrow: "Media"}
-	return render(c, http.StatusOK, settings.ConfirmPage(h.mediaShell(c, cf.Title), d), settings.ConfirmContent(d))
+	d := components.ConfirmPageData{Confirm: cf, Eyebrow: "Media"}
+	return render(c, http.StatusOK, layout.ConfirmPage(h.mediaShell(c, cf.Title), d), components.ConfirmContent(d))
 }
 
 // mediaDelete serves POST /media/delete?ids=…: all or none. A refusal (an upload used by a
@@ -602,7 +602,7 @@ func (h *Handler) mediaOneDelete(c echo.Context) error {
 	return h.deleteMedia(c, list, mediaDeleteConfirmation(c, list, idURL(pathMedia, u.ID, suffixDelete)))
 }
 
-func (h *Handler) deleteMedia(c echo.Context, list []app.Upload, cf settings.Confirm) error {
+func (h *Handler) deleteMedia(c echo.Context, list []app.Upload, cf components.Confirm) error {
 	ids := make([]string, len(list))
 	names := map[string]string{}
 	for i, u := range list {
@@ -620,10 +620,10 @@ func (h *Handler) deleteMedia(c echo.Context, list []app.Upload, cf settings.Con
 		}
 		cf.Error = msg
 		if isHTMX(c) {
-			return render(c, http.StatusOK, settings.ConfirmDialog(cf), nil)
+			return render(c, http.StatusOK, components.ConfirmDialog(cf), nil)
 		}
-		d := settings.ConfirmPageData{Confirm: cf, Eyebrow: "Media"}
-		return render(c, http.StatusUnprocessableEntity, settings.ConfirmPage(h.mediaShell(c, cf.Title), d), settings.ConfirmContent(d))
+		d := components.ConfirmPageData{Confirm: cf, Eyebrow: "Media"}
+		return render(c, http.StatusUnprocessableEntity, layout.ConfirmPage(h.mediaShell(c, cf.Title), d), components.ConfirmContent(d))
 	}
 	msg := "File deleted."
 	if len(deleted) != 1 {

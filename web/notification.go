@@ -8,9 +8,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
 	"github.com/crier/crier/views/pages/notifications"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // Paths and route names of the notifications page.
@@ -67,7 +67,7 @@ func (h *Handler) notificationsData(c echo.Context, unread bool, n int) (notific
 		item.MarkURL = withQuery(string(item.MarkURL), "filter", filter, "page", strconv.Itoa(n))
 		d.Items = append(d.Items, item)
 	}
-	d.Pager = settings.NewPager(n, notificationsPageSize, total, "notification/notifications", notificationsListTarget, func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, notificationsPageSize, total, "notification/notifications", notificationsListTarget, func(p int) templ.SafeURL {
 		return withQuery(pathNotifications, "filter", filter, "page", strconv.Itoa(p))
 	})
 	return d, nil

@@ -14,7 +14,6 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // Route names of the organization pages (the list pages use their area IDs: areaTeams, areaSettings).
@@ -95,7 +94,7 @@ func isHTMX(c echo.Context) bool { return isFragmentRequest(c.Request()) }
 
 // formStatus is the status of a re-rendered form: htmx only swaps 2xx answers, so it gets 200;
 // a full page says 422 when the form was refused.
-func formStatus(c echo.Context, f settings.Form) int {
+func formStatus(c echo.Context, f components.Form) int {
 	if f.Invalid() && !isHTMX(c) {
 		return http.StatusUnprocessableEntity
 	}
@@ -114,7 +113,7 @@ func formValues(c echo.Context, names ...string) map[string]string {
 // refused fills f from a Service error the user can act on: each validation issue goes beside its
 // field (issues on other fields, and refusals such as a plan limit or a role, go in the form's
 // message). It reports false for any other error, which the handler returns as is.
-func refused(f *settings.Form, err error, fields ...string) bool {
+func refused(f *components.Form, err error, fields ...string) bool {
 	switch app.ErrorCode(err) {
 	case app.EInvalid:
 		for _, is := range app.ErrorIssues(err) {
@@ -231,7 +230,7 @@ func dialogDone(c echo.Context, flash, event string) error {
 	if event != "" {
 		hxTrigger(c, event)
 	}
-	f := settings.OOBFlash(components.Flash{Kind: components.FlashSuccess, Text: flash})
+	f := components.OOBFlash(components.Flash{Kind: components.FlashSuccess, Text: flash})
 	return render(c, http.StatusOK, f, nil)
 }
 
@@ -244,17 +243,17 @@ func flashRedirect(c echo.Context, flash, to string) error {
 }
 
 // confirm answers a confirmation: the dialog to htmx, the page otherwise.
-func (h *Handler) confirm(c echo.Context, area, eyebrow string, cf settings.Confirm) error {
+func (h *Handler) confirm(c echo.Context, area, eyebrow string, cf components.Confirm) error {
 	if isHTMX(c) {
-		return render(c, http.StatusOK, settings.ConfirmDialog(cf), nil)
+		return render(c, http.StatusOK, components.ConfirmDialog(cf), nil)
 	}
-	d := settings.ConfirmPageData{Confirm: cf, Eyebrow: eyebrow}
-	return render(c, http.StatusOK, settings.ConfirmPage(h.orgShell(c, area, cf.Title), d), settings.ConfirmContent(d))
+	d := components.ConfirmPageData{Confirm: cf, Eyebrow: eyebrow}
+	return render(c, http.StatusOK, layout.ConfirmPage(h.orgShell(c, area, cf.Title), d), components.ConfirmContent(d))
 }
 
 // confirmFailed answers a confirmed action the Service refused: the dialog (htmx) or the page
 // again, with the reason. Errors nobody can act on are returned as they are.
-func (h *Handler) confirmFailed(c echo.Context, area, eyebrow string, cf settings.Confirm, err error) error {
+func (h *Handler) confirmFailed(c echo.Context, area, eyebrow string, cf components.Confirm, err error) error {
 	switch app.ErrorCode(err) {
 	case app.EForbidden, app.EInvalid, app.EConflict, app.ENotFound:
 	default:
@@ -262,7 +261,7 @@ func (h *Handler) confirmFailed(c echo.Context, area, eyebrow string, cf setting
 	}
 	cf.Error = app.ErrorMessage(err)
 	if isHTMX(c) {
-		return render(c, http.StatusOK, settings.ConfirmDialog(cf), nil)
+		return render(c, http.StatusOK, components.ConfirmDialog(cf), nil)
 	}
 	status := http.StatusUnprocessableEntity
 	switch app.ErrorCode(err) {
@@ -271,8 +270,8 @@ func (h *Handler) confirmFailed(c echo.Context, area, eyebrow string, cf setting
 	case app.ENotFound:
 		status = http.StatusNotFound
 	}
-	d := settings.ConfirmPageData{Confirm: cf, Eyebrow: eyebrow}
-	return render(c, status, settings.ConfirmPage(h.orgShell(c, area, cf.Title), d), settings.ConfirmContent(d))
+	d := components.ConfirmPageData{Confirm: cf, Eyebrow: eyebrow}
+	return render(c, status, layout.ConfirmPage(h.orgShell(c, area, cf.Title), d), components.ConfirmContent(d))
 }
 
 // viewerLocation is the viewer's timezone (their profile's), else UTC.

@@ -14,7 +14,6 @@ import (
 	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
 	"github.com/crier/crier/views/pages/posts"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // Paths and route names of the posts pages.
@@ -555,7 +554,7 @@ func (h *Handler) postUpdate(c echo.Context) error {
 	return h.savePost(c, in, p)
 }
 
-func postDeleteConfirmation(p app.Post) settings.Confirm {
+func postDeleteConfirmation(p app.Post) components.Confirm {
 	text := "The post is removed from Crier’s schedule."
 	for _, t := range p.Targets {
 		if t.Status == app.PostPosted {
@@ -563,7 +562,7 @@ func postDeleteConfirmation(p app.Post) settings.Confirm {
 			break
 		}
 	}
-	return settings.Confirm{ID: "confirm-delete-post", Title: "Delete “" + p.Title + "”?", Text: text, Button: "Delete post",
+	return components.Confirm{ID: "confirm-delete-post", Title: "Delete “" + p.Title + "”?", Text: text, Button: "Delete post",
 		Action: idURL(pathPosts, p.ID, suffixDelete), Cancel: idURL(pathPosts, p.ID, "")}
 }
 

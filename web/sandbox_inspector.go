@@ -14,9 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
 	"github.com/crier/crier/views/pages/inspector"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // The sandbox inspector (SANDBOX=1 only): what the simulated networks hold and received, and
@@ -299,19 +299,19 @@ func sandboxVersion(d inspector.Data) string {
 	return strconv.FormatUint(f.Sum64(), 36)
 }
 
-func sandboxControls(n app.Network, knobs, fail settings.Form) inspector.Controls {
+func sandboxControls(n app.Network, knobs, fail components.Form) inspector.Controls {
 	return inspector.Controls{Knobs: knobs, KnobsAction: sandboxURL(n, suffixKnobs), Fail: fail, FailAction: sandboxURL(n, suffixFail),
 		Statuses: failStatuses, Expire: sandboxURL(n, suffixExpireTokens), Revoke: sandboxURL(n, suffixRevokeTokens),
 		ClearFailure: sandboxURL(n, suffixClearFail), Reset: sandboxURL(n, suffixReset), NetName: n.DisplayName()}
 }
 
-func knobsForm(k SandboxKnobs) settings.Form {
-	return settings.NewForm(map[string]string{"latencyMs": strconv.Itoa(k.LatencyMs), "tokenTtlSeconds": strconv.Itoa(k.TokenTTLSeconds)})
+func knobsForm(k SandboxKnobs) components.Form {
+	return components.NewForm(map[string]string{"latencyMs": strconv.Itoa(k.LatencyMs), "tokenTtlSeconds": strconv.Itoa(k.TokenTTLSeconds)})
 }
 
 // failForm is the failure form's defaults: one 429 with a reset in a minute.
-func failForm() settings.Form {
-	return settings.NewForm(map[string]string{"status": "429", "times": "1", "resetInSeconds": "60"})
+func failForm() components.Form {
+	return components.NewForm(map[string]string{"status": "429", "times": "1", "resetInSeconds": "60"})
 }
 
 func (h *Handler) renderSandbox(c echo.Context, n app.Network, status int, ctl *inspector.Controls) error {
@@ -344,7 +344,7 @@ func (h *Handler) sandboxLive(c echo.Context) error {
 }
 
 // formInt reads a whole number field between lo and hi; "" is def. It records the error in f.
-func formInt(f *settings.Form, name, label string, def, lo, hi int) int {
+func formInt(f *components.Form, name, label string, def, lo, hi int) int {
 	s := strings.TrimSpace(f.Value(name))
 	if s == "" {
 		return def
@@ -365,7 +365,7 @@ func (h *Handler) sandboxFail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := settings.NewForm(formValues(c, "status", "code", "message", "times", "path", "resetInSeconds"))
+	f := components.NewForm(formValues(c, "status", "code", "message", "times", "path", "resetInSeconds"))
 	fail := SandboxFailure{Code: strings.TrimSpace(f.Value("code")), Message: strings.TrimSpace(f.Value("message")), Path: strings.TrimSpace(f.Value("path"))}
 	fail.Status = formInt(&f, "status", "Status", 0, 400, 599)
 	if f.Value("status") == "" {
@@ -406,7 +406,7 @@ func (h *Handler) sandboxKnobs(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	f := settings.NewForm(formValues(c, "latencyMs", "tokenTtlSeconds"))
+	f := components.NewForm(formValues(c, "latencyMs", "tokenTtlSeconds"))
 	k := SandboxKnobs{LatencyMs: formInt(&f, "latencyMs", "Latency", 0, 0, 60000),
 		TokenTTLSeconds: formInt(&f, "tokenTtlSeconds", "Token lifetime", 0, 0, 31536000)}
 	if !f.Invalid() {
@@ -436,9 +436,9 @@ func (h *Handler) sandboxKnobs(c echo.Context) error {
 
 // sandboxFormAnswer answers a knobs or failure form: to htmx the form again (with its errors, or
 // saved) and the live regions told to refresh; otherwise the page with the form (422 when refused).
-func (h *Handler) sandboxFormAnswer(c echo.Context, n app.Network, knobs, fail *settings.Form) error {
+func (h *Handler) sandboxFormAnswer(c echo.Context, n app.Network, knobs, fail *components.Form) error {
 	if isHTMX(c) {
-		ctl := sandboxControls(n, settings.NewForm(nil), settings.NewForm(nil))
+		ctl := sandboxControls(n, components.NewForm(nil), components.NewForm(nil))
 		if knobs != nil {
 			ctl.Knobs = *knobs
 			if !knobs.Invalid() {

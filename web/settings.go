@@ -48,7 +48,7 @@ func (h *Handler) settingsShow(c echo.Context) error {
 
 // settingsUpdate serves POST /settings (name, switches, hours). htmx swaps the card alone.
 func (h *Handler) settingsUpdate(c echo.Context) error {
-	form := settings.NewForm(formValues(c, settingsFields...))
+	form := components.NewForm(formValues(c, settingsFields...))
 	in := app.SettingsParams{
 		Name:                   pointerTo(form.Value("name")),
 		UploadsCompression:     pointerTo(form.Checked("uploadsCompression")),
@@ -67,7 +67,7 @@ func (h *Handler) settingsUpdate(c echo.Context) error {
 
 // brandingUpdate serves POST /settings/branding (the client portal's name, logo and accent).
 func (h *Handler) brandingUpdate(c echo.Context) error {
-	form := settings.NewForm(formValues(c, brandingFields...))
+	form := components.NewForm(formValues(c, brandingFields...))
 	in := app.SettingsParams{
 		PortalBrandName:   pointerTo(strings.TrimSpace(form.Value("portalBrandName"))),
 		PortalLogoURL:     pointerTo(strings.TrimSpace(form.Value("portalLogoUrl"))),
@@ -79,7 +79,7 @@ func (h *Handler) brandingUpdate(c echo.Context) error {
 // saveSettings saves one settings card. Success: htmx gets the card with a confirmation, a
 // browser the page again (See Other) with a flash. Refused: the card or the page with the errors
 // beside their fields and what was typed.
-func (h *Handler) saveSettings(c echo.Context, card string, form settings.Form, in app.SettingsParams, fields []string, saved string) error {
+func (h *Handler) saveSettings(c echo.Context, card string, form components.Form, in app.SettingsParams, fields []string, saved string) error {
 	if !form.Invalid() {
 		_, err := h.svc.UpdateSettings(c.Request().Context(), in)
 		if err != nil && !refused(&form, err, fields...) {
@@ -114,7 +114,7 @@ func (h *Handler) saveSettings(c echo.Context, card string, form settings.Form, 
 // session moves to another of the user's organizations, or ends when there is none.
 func (h *Handler) organizationDelete(c echo.Context) error {
 	ctx := c.Request().Context()
-	form := settings.NewForm(formValues(c, "confirmName"))
+	form := components.NewForm(formValues(c, "confirmName"))
 	err := h.svc.DeleteOrganization(ctx, form.Value("confirmName"))
 	if err != nil {
 		if !refused(&form, err, "confirmName") {
@@ -177,19 +177,19 @@ func (h *Handler) generalData(c echo.Context) (settings.General, error) {
 		Frame:     settingsFrame(c, org, settings.TabGeneral),
 		CanEdit:   app.Can(r, app.ActManageSettings),
 		CanDelete: app.Can(r, app.ActDeleteOrg),
-		Settings: settings.NewForm(map[string]string{
+		Settings: components.NewForm(map[string]string{
 			"name":                         org.Name,
 			"uploadsCompression":           strconv.FormatBool(org.UploadsCompressionEnabled),
 			"verboseErrors":                strconv.FormatBool(org.ShowVerboseErrors),
 			"remoteDisconnectChecks":       strconv.FormatBool(org.DisconnectCheckEnabled),
 			"deleteDisconnectedAfterHours": strconv.Itoa(org.DeleteAccountAfter),
 		}),
-		Branding: settings.NewForm(map[string]string{
+		Branding: components.NewForm(map[string]string{
 			"portalBrandName":   valueOf(org.PortalBrandName),
 			"portalLogoUrl":     valueOf(org.PortalLogoURL),
 			"portalAccentColor": valueOf(org.PortalAccentColor),
 		}),
-		Delete:        settings.NewForm(nil),
+		Delete:        components.NewForm(nil),
 		DefaultAccent: defaultAccent,
 		SaveSettings:  pathSettings,
 		SaveBranding:  pathBranding,

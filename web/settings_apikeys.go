@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/pages/settings"
 )
 
@@ -34,7 +35,7 @@ func (h *Handler) apiKeysShow(c echo.Context) error {
 // apiKeyCreate serves POST /settings/api-keys: the page answers with the key's secret, the only
 // time it is shown (never stored, never redirected through the session).
 func (h *Handler) apiKeyCreate(c echo.Context) error {
-	form := settings.NewForm(formValues(c, "name"))
+	form := components.NewForm(formValues(c, "name"))
 	key, err := h.svc.CreateAPIKey(c.Request().Context(), form.Value("name"))
 	if app.ErrorCode(err) == app.EForbidden {
 		return h.settingsForbidden(c, settings.TabAPIKeys, "API keys", err)
@@ -47,7 +48,7 @@ func (h *Handler) apiKeyCreate(c echo.Context) error {
 		return derr
 	}
 	if err == nil {
-		form = settings.NewForm(nil)
+		form = components.NewForm(nil)
 		d.Secret = &settings.Secret{Name: key.Name, Key: key.Key}
 		c.Response().Header().Set("Cache-Control", "no-store")
 	}
@@ -93,8 +94,8 @@ func (h *Handler) apiKeyRoll(c echo.Context) error {
 	return h.renderAPIKeys(c, http.StatusOK, d)
 }
 
-func apiKeyRollConfirmation(k app.APIKey) settings.Confirm {
-	return settings.Confirm{
+func apiKeyRollConfirmation(k app.APIKey) components.Confirm {
+	return components.Confirm{
 		ID:     "confirm-roll-key",
 		Title:  "Roll “" + k.Name + "”?",
 		Text:   "Crier makes a new secret for this key and the current one stops working at once: anything still using it gets 401 until you update it.",
@@ -131,8 +132,8 @@ func (h *Handler) apiKeyDelete(c echo.Context) error {
 	return flashRedirect(c, msg, pathAPIKeys)
 }
 
-func apiKeyDeleteConfirmation(k app.APIKey) settings.Confirm {
-	return settings.Confirm{
+func apiKeyDeleteConfirmation(k app.APIKey) components.Confirm {
+	return components.Confirm{
 		ID:     "confirm-delete-key",
 		Title:  "Delete “" + k.Name + "”?",
 		Text:   "Requests with this key get 401 from now on. This cannot be undone.",
@@ -155,7 +156,7 @@ func (h *Handler) apiKeysData(c echo.Context, n int) (settings.APIKeys, error) {
 	}
 	d := settings.APIKeys{
 		Frame:  settingsFrame(c, org, settings.TabAPIKeys),
-		Create: settings.NewForm(nil),
+		Create: components.NewForm(nil),
 		New:    pathAPIKeys,
 		Self:   withQuery(pathAPIKeys, "page", strconv.Itoa(n)),
 	}
@@ -169,7 +170,7 @@ func (h *Handler) apiKeysData(c echo.Context, n int) (settings.APIKeys, error) {
 			Roll: idURL(pathAPIKeys, k.ID, suffixRoll), Delete: idURL(pathAPIKeys, k.ID, suffixDelete),
 		})
 	}
-	d.Pager = settings.NewPager(n, apiKeysPageSize, total, "key/keys", "api-keys-list", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, apiKeysPageSize, total, "key/keys", "api-keys-list", func(p int) templ.SafeURL {
 		return withQuery(pathAPIKeys, "page", strconv.Itoa(p))
 	})
 	return d, nil

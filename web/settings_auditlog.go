@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/pages/settings"
 )
 
@@ -47,7 +48,7 @@ func (h *Handler) auditLogShow(c echo.Context) error {
 			d.Rows[len(d.Rows)-1].Actor = "Crier"
 		}
 	}
-	d.Pager = settings.NewPager(n, app.DefaultAuditLogLimit, total, "entry/entries", "audit-log", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, app.DefaultAuditLogLimit, total, "entry/entries", "audit-log", func(p int) templ.SafeURL {
 		return withQuery(pathAuditLog, "page", strconv.Itoa(p))
 	})
 	if hxTarget(c) == "audit-log" {

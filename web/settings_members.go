@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/pages/settings"
 )
 
@@ -42,7 +43,7 @@ func (h *Handler) memberRole(c echo.Context) error {
 	if app.ErrorCode(err) == app.ENotFound {
 		return pageError(err)
 	}
-	var f settings.Form = settings.NewForm(nil)
+	var f components.Form = components.NewForm(nil)
 	if err != nil && !refused(&f, err, "role") {
 		return err
 	}
@@ -109,9 +110,9 @@ func (h *Handler) memberRemove(c echo.Context) error {
 	return flashRedirect(c, msg, pathMembers)
 }
 
-func memberRemoveConfirmation(m app.Member) settings.Confirm {
+func memberRemoveConfirmation(m app.Member) components.Confirm {
 	name := personName(m.FirstName, m.LastName, m.Email)
-	return settings.Confirm{
+	return components.Confirm{
 		ID:     "confirm-remove-member",
 		Title:  "Remove " + name + "?",
 		Text:   name + " (" + m.Email + ") loses access to this organization at once, and the API keys they created stop working. You can invite them again later.",
@@ -124,7 +125,7 @@ func memberRemoveConfirmation(m app.Member) settings.Confirm {
 // invitationCreate serves POST /settings/invitations. The form keeps what was typed when the
 // Service refuses it (an invalid address, a member already, OWNER invited by an ADMIN).
 func (h *Handler) invitationCreate(c echo.Context) error {
-	form := settings.NewForm(formValues(c, "email", "role"))
+	form := components.NewForm(formValues(c, "email", "role"))
 	inv, err := h.svc.CreateInvitation(c.Request().Context(), strings.TrimSpace(form.Value("email")), app.Role(form.Value("role")))
 	if err != nil && !refused(&form, err, "email", "role") {
 		return err
@@ -134,7 +135,7 @@ func (h *Handler) invitationCreate(c echo.Context) error {
 		if !isHTMX(c) {
 			return flashRedirect(c, msg, pathMembers)
 		}
-		form = settings.NewForm(map[string]string{"role": string(app.RoleMember)})
+		form = components.NewForm(map[string]string{"role": string(app.RoleMember)})
 		form.Saved = msg
 	}
 	d, derr := h.membersData(c, 1)
@@ -174,8 +175,8 @@ func (h *Handler) invitationRevoke(c echo.Context) error {
 	return flashRedirect(c, msg, pathMembers)
 }
 
-func invitationRevokeConfirmation(inv app.Invitation) settings.Confirm {
-	return settings.Confirm{
+func invitationRevokeConfirmation(inv app.Invitation) components.Confirm {
+	return components.Confirm{
 		ID:     "confirm-revoke-invitation",
 		Title:  "Revoke the invitation to " + inv.Email + "?",
 		Text:   "The link in their email stops working. You can invite them again later.",
@@ -204,7 +205,7 @@ func (h *Handler) membersData(c echo.Context, n int) (settings.Members, error) {
 	for _, m := range members {
 		d.Rows = append(d.Rows, h.memberRow(c, m))
 	}
-	d.Pager = settings.NewPager(n, membersPageSize, total, "member/members", "members", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, membersPageSize, total, "member/members", "members", func(p int) templ.SafeURL {
 		return withQuery(pathMembers, "page", strconv.Itoa(p))
 	})
 	if d.CanManage {
@@ -213,7 +214,7 @@ func (h *Handler) membersData(c echo.Context, n int) (settings.Members, error) {
 			return settings.Members{}, err
 		}
 		d.Invitations = settings.Invitations{
-			Form:   settings.NewForm(map[string]string{"role": string(app.RoleMember)}),
+			Form:   components.NewForm(map[string]string{"role": string(app.RoleMember)}),
 			Roles:  roleOptions(callerRole(c)),
 			Create: pathInvitations,
 			Self:   pathMembers,
@@ -239,7 +240,7 @@ func (h *Handler) memberRow(c echo.Context, m app.Member) settings.Member {
 		ID:       m.ID,
 		Name:     personName(m.FirstName, m.LastName, m.Email),
 		Email:    m.Email,
-		Initials: settings.Initials(personName(m.FirstName, m.LastName, m.Email)),
+		Initials: components.Initials(personName(m.FirstName, m.LastName, m.Email)),
 		Role:     string(m.Role),
 		Joined:   viewerDay(c, m.CreatedAt),
 		You:      m.UserID == principal(c).UserID,

@@ -11,7 +11,6 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
-	"github.com/crier/crier/views/pages/settings"
 	"github.com/crier/crier/views/pages/teams"
 )
 
@@ -38,7 +37,7 @@ func (h *Handler) teamsList(c echo.Context) error {
 // teamCreate serves POST /teams. A refusal (invalid fields, the plan's team limit, a role that may
 // not create teams) re-renders the form with what was typed.
 func (h *Handler) teamCreate(c echo.Context) error {
-	form := settings.NewForm(formValues(c, teamFields...))
+	form := components.NewForm(formValues(c, teamFields...))
 	p := app.TeamParams{Name: pointerTo(form.Value("name"))}
 	if v := form.Value("avatarUrl"); v != "" {
 		p.AvatarURL = &v
@@ -51,7 +50,7 @@ func (h *Handler) teamCreate(c echo.Context) error {
 		return flashRedirect(c, "Team “"+t.Name+"” created.", pathTeams)
 	}
 	if err == nil {
-		form = settings.NewForm(nil)
+		form = components.NewForm(nil)
 		form.Saved = "Team “" + t.Name + "” created."
 		hxTrigger(c, eventTeamsChanged)
 	}
@@ -75,7 +74,7 @@ func (h *Handler) teamShow(c echo.Context) error {
 	if hxTarget(c) == "team-"+t.ID {
 		return render(c, http.StatusOK, teams.TeamRow(h.teamRow(c, t)), nil)
 	}
-	return h.renderTeam(c, http.StatusOK, h.teamDetail(c, t, settings.Form{}))
+	return h.renderTeam(c, http.StatusOK, h.teamDetail(c, t, components.Form{}))
 }
 
 // teamEdit serves GET /teams/:id/edit: the row's inline rename form (htmx), else the team's page,
@@ -89,7 +88,7 @@ func (h *Handler) teamEdit(c echo.Context) error {
 		return redirect(c, string(idURL(pathTeams, t.ID, "")))
 	}
 	r := h.teamRow(c, t)
-	r.Editing, r.Form = true, settings.NewForm(map[string]string{"name": t.Name})
+	r.Editing, r.Form = true, components.NewForm(map[string]string{"name": t.Name})
 	return render(c, http.StatusOK, teams.TeamRow(r), nil)
 }
 
@@ -101,7 +100,7 @@ func (h *Handler) teamUpdate(c echo.Context) error {
 	if err := c.Request().ParseForm(); err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "Unreadable form").SetInternal(err)
 	}
-	form := settings.NewForm(formValues(c, teamFields...))
+	form := components.NewForm(formValues(c, teamFields...))
 	var p app.TeamParams
 	if _, ok := c.Request().PostForm["name"]; ok {
 		p.Name = pointerTo(form.Value("name"))
@@ -163,8 +162,8 @@ func (h *Handler) teamDelete(c echo.Context) error {
 	return flashRedirect(c, msg, pathTeams)
 }
 
-func teamDeleteConfirmation(t app.Team) settings.Confirm {
-	return settings.Confirm{
+func teamDeleteConfirmation(t app.Team) components.Confirm {
+	return components.Confirm{
 		ID:     "confirm-delete-team",
 		Title:  "Delete “" + t.Name + "”?",
 		Text:   "The team disappears from Crier with its connected accounts and scheduled posts. This cannot be undone.",
@@ -201,7 +200,7 @@ func (h *Handler) teamsData(c echo.Context, q string, n int) (teams.List, error)
 	d := teams.List{
 		Search:    q,
 		CanManage: app.Can(callerRole(c), app.ActManageTeams),
-		Create:    settings.NewForm(nil),
+		Create:    components.NewForm(nil),
 		Plan:      string(org.Plan),
 		Used:      len(org.Teams),
 		Limit:     app.LimitsOf(org.Plan).Teams,
@@ -211,7 +210,7 @@ func (h *Handler) teamsData(c echo.Context, q string, n int) (teams.List, error)
 	for i := range list {
 		d.Rows = append(d.Rows, h.teamRow(c, &list[i]))
 	}
-	d.Pager = settings.NewPager(n, size, total, "team/teams", "teams-results", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, size, total, "team/teams", "teams-results", func(p int) templ.SafeURL {
 		return withQuery(pathTeams, "q", q, "page", strconv.Itoa(p))
 	})
 	return d, nil
@@ -224,7 +223,7 @@ func (h *Handler) teamRow(c echo.Context, td *app.TeamDetail) teams.Row {
 		Accounts:  templ.SafeURL(accountsURL(t.ID)),
 		ID:        t.ID,
 		Name:      t.Name,
-		Initials:  settings.Initials(t.Name),
+		Initials:  components.Initials(t.Name),
 		CreatedBy: personName(by.FirstName, by.LastName, by.Email),
 		Created:   viewerDay(c, t.CreatedAt),
 		CanManage: app.Can(callerRole(c), app.ActManageTeams),
@@ -236,13 +235,13 @@ func (h *Handler) teamRow(c echo.Context, td *app.TeamDetail) teams.Row {
 }
 
 // teamDetail builds a team's page; form nil-valued means a fresh form with the saved values.
-func (h *Handler) teamDetail(c echo.Context, t *app.TeamDetail, form settings.Form) teams.Detail {
+func (h *Handler) teamDetail(c echo.Context, t *app.TeamDetail, form components.Form) teams.Detail {
 	if form.Values == nil {
 		avatar := ""
 		if t.AvatarURL != nil {
 			avatar = *t.AvatarURL
 		}
-		form = settings.NewForm(map[string]string{"name": t.Name, "avatarUrl": avatar})
+		form = components.NewForm(map[string]string{"name": t.Name, "avatarUrl": avatar})
 	}
 	d := teams.Detail{
 		Row:          h.teamRow(c, t),
@@ -278,7 +277,7 @@ func (h *Handler) renderTeam(c echo.Context, status int, d teams.Detail) error {
 
 // renameDone is the renamed row with a flash beside it (out of band).
 func renameDone(row templ.Component, flash string) templ.Component {
-	return templ.Join(row, settings.OOBFlash(components.Flash{Kind: components.FlashSuccess, Text: flash}))
+	return templ.Join(row, components.OOBFlash(components.Flash{Kind: components.FlashSuccess, Text: flash}))
 }
 
 // connectedNetworks are the networks of a team's accounts, in the networks' order.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
-	"github.com/crier/crier/views/pages/settings"
 	"github.com/crier/crier/views/pages/teams"
 )
 
@@ -134,7 +133,7 @@ func (h *Handler) accountConnect(c echo.Context) error {
 	if !n.Valid() {
 		return echo.NewHTTPError(http.StatusBadRequest, "Unknown network")
 	}
-	form := settings.NewForm(formValues(c, "serverUrl", "instagramConnectionMethod"))
+	form := components.NewForm(formValues(c, "serverUrl", "instagramConnectionMethod"))
 	p := app.ConnectParams{Type: n, TeamID: t.ID, RedirectURL: h.svc.AbsoluteURL(accountsURL(t.ID)), ServerURL: strings.TrimSpace(form.Value("serverUrl"))}
 	if n == app.Instagram && form.Value("instagramConnectionMethod") == "INSTAGRAM" {
 		p.Options.InstagramConnectionMethod = "INSTAGRAM"
@@ -309,13 +308,13 @@ func (h *Handler) accountDisconnectConfirm(c echo.Context) error {
 	return h.confirm(c, areaTeams, t.Name, h.disconnectConfirmation(c, t.Team, *a))
 }
 
-func (h *Handler) disconnectConfirmation(c echo.Context, t app.Team, a app.SocialAccount) settings.Confirm {
+func (h *Handler) disconnectConfirmation(c echo.Context, t app.Team, a app.SocialAccount) components.Confirm {
 	who := accountName(a)
 	days := ""
 	if org, err := h.svc.GetOrganization(c.Request().Context()); err == nil {
 		days = " It is deleted for good after " + hoursText(org.DeleteAccountAfter) + "; connecting it again before then restores it."
 	}
-	return settings.Confirm{
+	return components.Confirm{
 		ID:     "confirm-disconnect-" + strings.ToLower(string(a.Type)),
 		Title:  "Disconnect " + a.Type.DisplayName() + " from “" + t.Name + "”?",
 		Text:   who + " stops receiving this team’s posts, and its scheduled posts to " + a.Type.DisplayName() + " will not be sent." + days,
@@ -359,7 +358,7 @@ func (h *Handler) portalLinkCreate(c echo.Context) error {
 	if err != nil {
 		return pageError(err)
 	}
-	form := settings.NewForm(formValues(c, "redirectUrl", "expiresIn"))
+	form := components.NewForm(formValues(c, "redirectUrl", "expiresIn"))
 	vals, _ := c.FormParams()
 	chosen := map[string]bool{}
 	var types []app.Network
@@ -404,7 +403,7 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts
 		CanManage: app.Can(callerRole(c), app.ActManageAccounts),
 		Back:      idURL(pathTeams, t.ID, ""),
 		Self:      templ.SafeURL(accountsURL(t.ID)),
-		Portal:    portalForm(t.ID, settings.NewForm(map[string]string{"expiresIn": defaultPortalLifetime}), nil),
+		Portal:    portalForm(t.ID, components.NewForm(map[string]string{"expiresIn": defaultPortalLifetime}), nil),
 	}
 	byType := map[app.Network]app.SocialAccount{}
 	for _, a := range t.SocialAccounts {
@@ -413,7 +412,7 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts
 	for _, n := range app.Networks {
 		info := h.svc.Network(n)
 		r := teams.NetworkRow{Type: string(n), Name: n.DisplayName(), Available: info.Available, NeedsServer: n == app.Mastodon,
-			Password: n == app.Bluesky, ChooseLogin: n == app.Instagram, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: settings.NewForm(nil)}
+			Password: n == app.Bluesky, ChooseLogin: n == app.Instagram, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: components.NewForm(nil)}
 		if info.DefaultServer != "" {
 			r.Form.Values["serverUrl"] = info.DefaultServer
 		}
@@ -434,7 +433,7 @@ func (h *Handler) accountView(c echo.Context, teamID string, a app.SocialAccount
 		ID:              a.ID,
 		DisplayName:     name,
 		Username:        strings.TrimPrefix(valueOf(a.Username), "@"),
-		Initials:        settings.Initials(name),
+		Initials:        components.Initials(name),
 		AvatarURL:       h.safeAvatar(a.AvatarURL),
 		Connected:       viewerDay(c, a.CreatedAt),
 		Reconnect:       a.ReconnectRequiredAt != nil,
@@ -500,7 +499,7 @@ func accountName(a app.SocialAccount) string {
 	return a.Type.DisplayName() + " account"
 }
 
-func portalForm(teamID string, form settings.Form, chosen map[string]bool) teams.PortalForm {
+func portalForm(teamID string, form components.Form, chosen map[string]bool) teams.PortalForm {
 	p := teams.PortalForm{Form: form, Action: templ.SafeURL(accountsURL(teamID) + suffixPortalLink), Lifetimes: portalLifetimes}
 	for _, n := range app.Networks {
 		p.Networks = append(p.Networks, teams.PortalNetwork{Type: string(n), Name: n.DisplayName(), Checked: chosen == nil || chosen[string(n)]})

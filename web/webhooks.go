@@ -13,7 +13,6 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
-	"github.com/crier/crier/views/pages/settings"
 	"github.com/crier/crier/views/pages/webhooks"
 )
 
@@ -82,7 +81,7 @@ func (h *Handler) webhooksList(c echo.Context) error {
 		}
 		d.Rows = append(d.Rows, r)
 	}
-	d.Pager = settings.NewPager(n, webhooksPageSize, total, "webhook/webhooks", "webhooks-list", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, webhooksPageSize, total, "webhook/webhooks", "webhooks-list", func(p int) templ.SafeURL {
 		return withQuery(pathWebhooks, "page", strconv.Itoa(p))
 	})
 	if hxTarget(c) == "webhooks-list" {
@@ -125,16 +124,16 @@ func (h *Handler) webhookNew(c echo.Context) error {
 	if !app.Can(callerRole(c), app.ActManageWebhooks) {
 		return h.forbidWebhooks(c, app.Errorf(app.EForbidden, "Your role cannot manage webhooks"))
 	}
-	f := settings.NewForm(map[string]string{"active": "on"})
+	f := components.NewForm(map[string]string{"active": "on"})
 	return h.webhookFormPage(c, http.StatusOK, newWebhookForm(f, nil))
 }
 
-func newWebhookForm(f settings.Form, events []string) webhooks.FormPage {
+func newWebhookForm(f components.Form, events []string) webhooks.FormPage {
 	return webhooks.FormPage{Title: "New webhook", Eyebrow: "Webhooks", Action: pathWebhooks, Cancel: pathWebhooks, Submit: "Create webhook",
 		Form: f, Groups: eventGroups(), Checked: checked(events)}
 }
 
-func editWebhookForm(id string, f settings.Form, events []string) webhooks.FormPage {
+func editWebhookForm(id string, f components.Form, events []string) webhooks.FormPage {
 	return webhooks.FormPage{Title: "Edit webhook", Eyebrow: "Webhooks", Action: idURL(pathWebhooks, id, ""), Cancel: idURL(pathWebhooks, id, ""),
 		Submit: "Save changes", Form: f, Groups: eventGroups(), Checked: checked(events)}
 }
@@ -148,8 +147,8 @@ func checked(events []string) map[string]bool {
 }
 
 // webhookParams reads the form: url, events (checkboxes), active (checkbox).
-func webhookParams(c echo.Context) (settings.Form, app.WebhookParams, []string) {
-	f := settings.NewForm(formValues(c, "url", "active"))
+func webhookParams(c echo.Context) (components.Form, app.WebhookParams, []string) {
+	f := components.NewForm(formValues(c, "url", "active"))
 	vals, _ := c.FormParams()
 	events := vals["events"]
 	if events == nil {
@@ -161,7 +160,7 @@ func webhookParams(c echo.Context) (settings.Form, app.WebhookParams, []string) 
 }
 
 // webhookRefused places the Service's validation issues beside their fields.
-func webhookRefused(f *settings.Form, err error) bool {
+func webhookRefused(f *components.Form, err error) bool {
 	if !refused(f, err, "url", "events") {
 		return false
 	}
@@ -201,7 +200,7 @@ func (h *Handler) webhookEdit(c echo.Context) error {
 	if w.Active {
 		vals["active"] = "on"
 	}
-	return h.webhookFormPage(c, http.StatusOK, editWebhookForm(w.ID, settings.NewForm(vals), w.Events))
+	return h.webhookFormPage(c, http.StatusOK, editWebhookForm(w.ID, components.NewForm(vals), w.Events))
 }
 
 // webhookUpdate serves POST /webhooks/:id.
@@ -306,8 +305,8 @@ func (h *Handler) webhookDeleteConfirm(c echo.Context) error {
 	return h.confirm(c, areaWebhooks, "Webhooks", webhookDeleteConfirmation(*w))
 }
 
-func webhookDeleteConfirmation(w app.Webhook) settings.Confirm {
-	return settings.Confirm{ID: "confirm-delete-webhook", Title: "Delete this webhook?",
+func webhookDeleteConfirmation(w app.Webhook) components.Confirm {
+	return components.Confirm{ID: "confirm-delete-webhook", Title: "Delete this webhook?",
 		Text:   "Crier stops sending events to " + w.URL + " and deletes its delivery log. Pending deliveries are dropped. This cannot be undone.",
 		Button: "Delete webhook", Action: idURL(pathWebhooks, w.ID, suffixDelete), Cancel: idURL(pathWebhooks, w.ID, "")}
 }
@@ -362,8 +361,8 @@ func (h *Handler) webhookRotateConfirm(c echo.Context) error {
 	return h.confirm(c, areaWebhooks, "Webhooks", webhookRotateConfirmation(*w))
 }
 
-func webhookRotateConfirmation(w app.Webhook) settings.Confirm {
-	return settings.Confirm{ID: "confirm-rotate-webhook", Title: "Rotate the signing secret?",
+func webhookRotateConfirmation(w app.Webhook) components.Confirm {
+	return components.Confirm{ID: "confirm-rotate-webhook", Title: "Rotate the signing secret?",
 		Text:   "Crier issues a new secret and signs with it from now on. The current secret keeps signing too (a second signature) for 24 hours: update your receiver within that window.",
 		Button: "Rotate secret", Action: idURL(pathWebhooks, w.ID, suffixRotate), Cancel: idURL(pathWebhooks, w.ID, ""), Icon: "key"}
 }
@@ -412,7 +411,7 @@ func (h *Handler) webhookDeliveries(c echo.Context) error {
 	for _, x := range list {
 		d.Rows = append(d.Rows, h.deliveryRow(c, w.ID, x))
 	}
-	d.Pager = settings.NewPager(n, webhooksPageSize, total, "delivery/deliveries", "deliveries", func(p int) templ.SafeURL {
+	d.Pager = components.NewPager(n, webhooksPageSize, total, "delivery/deliveries", "deliveries", func(p int) templ.SafeURL {
 		return withQuery(base, "status", strings.ToLower(status), "page", strconv.Itoa(p))
 	})
 	if hxTarget(c) == "deliveries" {

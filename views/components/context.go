@@ -1,5 +1,7 @@
 // Package components holds the dashboard's reusable templ components: page header, card, buttons,
-// empty state, flash message, form field, progress bar, status pill, icons and the logo.
+// empty state, flash message, form field, progress bar, status pill, icons and the logo; and what
+// several pages share: Form (what was typed and each field's issue), Pager, the confirmation
+// dialog with its page fallback (layout.ConfirmPage wraps it: layout imports this package).
 //
 // Components take plain values (strings, numbers, URLs) and never import the app: web turns domain
 // records into these values.

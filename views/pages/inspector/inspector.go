@@ -14,7 +14,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/crier/crier/views/components"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // Data is the inspector page for one network.
@@ -110,9 +109,9 @@ type Failure struct {
 
 // Controls are the forms.
 type Controls struct {
-	Knobs        settings.Form // latencyMs, tokenTtlSeconds
+	Knobs        components.Form // latencyMs, tokenTtlSeconds
 	KnobsAction  templ.SafeURL
-	Fail         settings.Form // status, code, message, times, path, resetInSeconds
+	Fail         components.Form // status, code, message, times, path, resetInSeconds
 	FailAction   templ.SafeURL
 	Statuses     []Option
 	Expire       templ.SafeURL

@@ -5,7 +5,7 @@ package notifications
 import (
 	"github.com/a-h/templ"
 
-	"github.com/crier/crier/views/pages/settings"
+	"github.com/crier/crier/views/components"
 )
 
 // Page is GET /notifications.
@@ -16,7 +16,7 @@ type Page struct {
 	All     templ.SafeURL
 	New     templ.SafeURL // the unread filter
 	ReadAll templ.SafeURL // POST
-	Pager   settings.Pager
+	Pager   components.Pager
 }
 
 // Item is one notification.

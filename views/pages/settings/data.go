@@ -1,16 +1,20 @@
 package settings
 
-import "github.com/a-h/templ"
+import (
+	"github.com/a-h/templ"
+
+	"github.com/crier/crier/views/components"
+)
 
 // General is the general settings page: the organization's settings, the client portal's
 // branding with a live preview, this month's usage and (for OWNERs) the danger zone.
 type General struct {
 	Frame     Frame
-	CanEdit   bool // OWNER and ADMIN; others see the settings read-only
-	CanDelete bool // OWNER
-	Settings  Form // name, uploadsCompression, verboseErrors, remoteDisconnectChecks, deleteDisconnectedAfterHours
-	Branding  Form // portalBrandName, portalLogoUrl, portalAccentColor
-	Delete    Form // confirmName
+	CanEdit   bool            // OWNER and ADMIN; others see the settings read-only
+	CanDelete bool            // OWNER
+	Settings  components.Form // name, uploadsCompression, verboseErrors, remoteDisconnectChecks, deleteDisconnectedAfterHours
+	Branding  components.Form // portalBrandName, portalLogoUrl, portalAccentColor
+	Delete    components.Form // confirmName
 	Usage     []Usage
 	// DefaultAccent is the preview's colour while no accent is set.
 	DefaultAccent string
@@ -38,7 +42,7 @@ type Members struct {
 	Frame       Frame
 	CanManage   bool
 	Rows        []Member
-	Pager       Pager
+	Pager       components.Pager
 	Invitations Invitations
 	Self        templ.SafeURL // this page of the list (htmx reloads it after a removal)
 }
@@ -62,7 +66,7 @@ type Member struct {
 
 // Invitations is the invitations card: the invite form and the pending list.
 type Invitations struct {
-	Form   Form // email, role
+	Form   components.Form // email, role
 	Roles  []Role
 	Rows   []Invitation
 	Create templ.SafeURL
@@ -84,8 +88,8 @@ type Invitation struct {
 type APIKeys struct {
 	Frame  Frame
 	Rows   []APIKey
-	Pager  Pager
-	Create Form // name
+	Pager  components.Pager
+	Create components.Form // name
 	Secret *Secret
 	New    templ.SafeURL
 	Self   templ.SafeURL
@@ -113,7 +117,7 @@ type Secret struct {
 type AuditLog struct {
 	Frame    Frame
 	Rows     []AuditItem
-	Pager    Pager
+	Pager    components.Pager
 	Timezone string // the zone times are shown in
 }
 

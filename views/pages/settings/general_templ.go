@@ -295,7 +295,7 @@ func SettingsCard(d General) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FormMessage(d.Settings).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.FormMessage(d.Settings).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -391,7 +391,7 @@ func SettingsCard(d General) templ.Component {
 	})
 }
 
-func toggle(f Form, name, label, hint string) templ.Component {
+func toggle(f components.Form, name, label, hint string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -591,7 +591,7 @@ func BrandingCard(d General) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FormMessage(d.Branding).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.FormMessage(d.Branding).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -952,7 +952,7 @@ func DangerCard(d General) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = FormMessage(d.Delete).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.FormMessage(d.Delete).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -1,6 +1,6 @@
 // Package teams holds the teams pages: the list (search, paging, create, inline rename, delete)
-// and a team's detail page. Pages take plain values; web builds them and every URL. The pieces the
-// organization pages share (Form, Pager, confirmations) come from package settings.
+// and a team's detail page. Pages take plain values; web builds them and every URL. The pieces pages
+// share (Form, Pager, confirmations) come from views/components.
 package teams
 
 import (
@@ -8,21 +8,21 @@ import (
 
 	"github.com/a-h/templ"
 
-	"github.com/crier/crier/views/pages/settings"
+	"github.com/crier/crier/views/components"
 )
 
 // List is the teams page.
 type List struct {
 	Search    string
 	Rows      []Row
-	Pager     settings.Pager
-	CanManage bool          // OWNER and ADMIN create, rename and delete teams
-	Create    settings.Form // name, avatarUrl
-	Plan      string        // "FREE"
-	Used      int           // teams in the organization, whatever the search
-	Limit     int           // the plan's team limit; 0: unlimited
-	Action    templ.SafeURL // the list's URL: search, create
-	Self      templ.SafeURL // this search and page (htmx reloads the results after a change)
+	Pager     components.Pager
+	CanManage bool            // OWNER and ADMIN create, rename and delete teams
+	Create    components.Form // name, avatarUrl
+	Plan      string          // "FREE"
+	Used      int             // teams in the organization, whatever the search
+	Limit     int             // the plan's team limit; 0: unlimited
+	Action    templ.SafeURL   // the list's URL: search, create
+	Self      templ.SafeURL   // this search and page (htmx reloads the results after a change)
 }
 
 // LimitReached reports whether the plan allows no more teams.
@@ -36,9 +36,9 @@ type Row struct {
 	CreatedBy string
 	Created   string
 	CanManage bool
-	Editing   bool          // the row is the inline rename form
-	Form      settings.Form // the rename form (name)
-	Href      templ.SafeURL // the detail page (also answers the row to htmx)
+	Editing   bool            // the row is the inline rename form
+	Form      components.Form // the rename form (name)
+	Href      templ.SafeURL   // the detail page (also answers the row to htmx)
 	Edit      templ.SafeURL
 	Update    templ.SafeURL
 	Delete    templ.SafeURL // the confirmation
@@ -58,7 +58,7 @@ type Detail struct {
 	AvatarURL    string
 	CreatorEmail string
 	Updated      string
-	Form         settings.Form // name, avatarUrl
+	Form         components.Form // name, avatarUrl
 	Back         templ.SafeURL
 	Accounts     []AccountSummary // the connected accounts, in the networks' order
 	AccountsHref templ.SafeURL    // the team's accounts page
@@ -103,10 +103,10 @@ type NetworkRow struct {
 	Password    bool   // Bluesky: connects with an app password on Crier's page
 	ChooseLogin bool   // Instagram: Facebook Login (through a page) or Instagram Login
 	Connect     templ.SafeURL
-	Form        settings.Form // serverUrl and the connect's refusal
-	Account     *AccountView  // nil: not connected
-	Flash       string        // a confirmation after an htmx change of this row
-	Problem     string        // a refusal of an htmx change of this row
+	Form        components.Form // serverUrl and the connect's refusal
+	Account     *AccountView    // nil: not connected
+	Flash       string          // a confirmation after an htmx change of this row
+	Problem     string          // a refusal of an htmx change of this row
 }
 
 // AccountView is a connected account.
@@ -166,7 +166,7 @@ type ChannelOption struct {
 
 // PortalForm makes a client portal link: the networks it offers, where it returns, how long it lives.
 type PortalForm struct {
-	Form      settings.Form // redirectUrl, expiresIn and the networks' refusal (socialAccountTypes)
+	Form      components.Form // redirectUrl, expiresIn and the networks' refusal (socialAccountTypes)
 	Action    templ.SafeURL
 	Networks  []PortalNetwork
 	Lifetimes []Lifetime

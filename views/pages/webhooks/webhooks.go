@@ -10,13 +10,12 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/crier/crier/views/components"
-	"github.com/crier/crier/views/pages/settings"
 )
 
 // List is the webhooks page.
 type List struct {
 	Rows      []Row
-	Pager     settings.Pager
+	Pager     components.Pager
 	Self      templ.SafeURL // the list, reloaded after a deletion
 	New       templ.SafeURL // the create form; "" when the role may not manage webhooks
 	Forbidden string        // the Service refused the role (MEMBER): the message
@@ -49,7 +48,7 @@ type FormPage struct {
 	Action  templ.SafeURL
 	Cancel  templ.SafeURL
 	Submit  string
-	Form    settings.Form // "url", "active"; errors for "url" and "events"
+	Form    components.Form // "url", "active"; errors for "url" and "events"
 	Groups  []Group
 	Checked map[string]bool
 }
@@ -89,7 +88,7 @@ type Deliveries struct {
 	Status     string // the filter: "", PENDING, SUCCESS, FAILED
 	Filters    []Filter
 	Rows       []Delivery
-	Pager      settings.Pager
+	Pager      components.Pager
 }
 
 // Filter is one status filter link.
@@ -161,7 +160,7 @@ func orNone(s string) string {
 }
 
 // autofocus adds autofocus to attrs when name is the form's first invalid field.
-func autofocus(f settings.Form, name string, attrs templ.Attributes) templ.Attributes {
+func autofocus(f components.Form, name string, attrs templ.Attributes) templ.Attributes {
 	out := templ.Attributes{}
 	for k, v := range attrs {
 		out[k] = v
