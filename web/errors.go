@@ -6,6 +6,7 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/layout"
 	"github.com/crier/crier/views/pages/errorpage"
 )
@@ -34,4 +35,18 @@ func ErrorPage(c echo.Context, status int, message string, requestID string) err
 		full, fragment = errorpage.Generic(p, d), errorpage.GenericContent(d)
 	}
 	return render(c, status, full, fragment)
+}
+
+// pageError turns a Service error of a page's main record into the error page: another
+// organization's id, or one that is not an id, is 404 (never 403: nothing leaks).
+func pageError(err error) error {
+	switch app.ErrorCode(err) {
+	case app.ENotFound:
+		return echo.NewHTTPError(http.StatusNotFound, app.ErrorMessage(err)).SetInternal(err)
+	case app.EForbidden:
+		return echo.NewHTTPError(http.StatusForbidden, app.ErrorMessage(err)).SetInternal(err)
+	case app.EInvalid:
+		return echo.NewHTTPError(http.StatusBadRequest, app.ErrorMessage(err)).SetInternal(err)
+	}
+	return err
 }

@@ -12,18 +12,6 @@ import (
 	"github.com/crier/crier/views/layout"
 )
 
-// htmx request headers.
-const (
-	headerHXRequest = "HX-Request"
-	headerHXBoosted = "HX-Boosted"
-)
-
-// isFragmentRequest reports whether the request wants a fragment: htmx made it, and not for a
-// boosted link or form (those swap the whole body, so they get the full page).
-func isFragmentRequest(r *http.Request) bool {
-	return r.Header.Get(headerHXRequest) == "true" && r.Header.Get(headerHXBoosted) == ""
-}
-
 // render is the one way the dashboard writes HTML: the fragment for non-boosted htmx requests,
 // the full page otherwise (and when fragment is nil). It renders into a buffer first, so a
 // rendering error can still become an error page, then sets the content type, writes the status
