@@ -265,8 +265,7 @@ func (h *Handler) calendarMove(c echo.Context) error {
 		t = movedToSlot(*p.PostDate, slot, loc)
 	}
 	if _, err := h.reschedule(c, p.ID, t); err != nil {
-		switch app.ErrorCode(err) {
-		case app.EInvalid, app.EForbidden, app.EConflict, app.ENotFound:
+		if refusal(err) {
 			return c.String(http.StatusUnprocessableEntity, "Not moved: "+app.ErrorMessage(err))
 		}
 		return err

@@ -24,21 +24,16 @@ func (h *Handler) confirm(c echo.Context, area, eyebrow string, cf components.Co
 // confirmFailed answers a confirmed action the Service refused: the dialog (htmx) or the page
 // again, with the reason. Errors nobody can act on are returned as they are.
 func (h *Handler) confirmFailed(c echo.Context, area, eyebrow string, cf components.Confirm, err error) error {
-	switch app.ErrorCode(err) {
-	case app.EForbidden, app.EInvalid, app.EConflict, app.ENotFound:
-	default:
+	if !refusal(err) {
 		return err
 	}
 	cf.Error = app.ErrorMessage(err)
 	if isHTMX(c) {
 		return render(c, http.StatusOK, components.ConfirmDialog(cf), nil)
 	}
-	status := http.StatusUnprocessableEntity
-	switch app.ErrorCode(err) {
-	case app.EForbidden:
-		status = http.StatusForbidden
-	case app.ENotFound:
-		status = http.StatusNotFound
+	status := refusedStatus(err)
+	if app.ErrorCode(err) == app.ENotFound {
+		status = http.StatusNotFound // the record went while the page was open
 	}
 	d := components.ConfirmPageData{Confirm: cf, Eyebrow: eyebrow}
 	return render(c, status, layout.ConfirmPage(h.orgShell(c, area, cf.Title), d), components.ConfirmContent(d))

@@ -50,3 +50,31 @@ func pageError(err error) error {
 	}
 	return err
 }
+
+// How pages answer the Service's errors. A refusal is the person's to act on (what they sent,
+// their role, the record's state, a record gone): pages say it in place, beside a field or in the
+// form, dialog or status line. Anything else is Crier's failure and becomes the error page
+// (ErrorPage, through the server's error handler).
+
+// refusal reports whether err is a refusal a page says in place.
+func refusal(err error) bool {
+	switch app.ErrorCode(err) {
+	case app.EInvalid, app.EForbidden, app.EConflict, app.ENotFound:
+		return true
+	}
+	return false
+}
+
+// refusalOrLimit is refusal or a rate limit (ERateLimited), which forms and uploads also say in
+// place (confirmations and the calendar have not said it so far).
+func refusalOrLimit(err error) bool {
+	return refusal(err) || app.ErrorCode(err) == app.ERateLimited
+}
+
+// refusedStatus is the status of a page saying a refusal: 403 when the role may not, else 422.
+func refusedStatus(err error) int {
+	if app.ErrorCode(err) == app.EForbidden {
+		return http.StatusForbidden
+	}
+	return http.StatusUnprocessableEntity
+}

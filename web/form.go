@@ -35,8 +35,7 @@ func formValues(c echo.Context, names ...string) map[string]string {
 // field (issues on other fields, and refusals such as a plan limit or a role, go in the form's
 // message). It reports false for any other error, which the handler returns as is.
 func refused(f *components.Form, err error, fields ...string) bool {
-	switch app.ErrorCode(err) {
-	case app.EInvalid:
+	if app.ErrorCode(err) == app.EInvalid {
 		for _, is := range app.ErrorIssues(err) {
 			name := ""
 			if len(is.Path) > 0 {
@@ -57,7 +56,8 @@ func refused(f *components.Form, err error, fields ...string) bool {
 			f.Message = app.ErrorMessage(err)
 		}
 		return true
-	case app.EForbidden, app.EConflict, app.ENotFound, app.ERateLimited:
+	}
+	if refusalOrLimit(err) {
 		f.Message = app.ErrorMessage(err)
 		return true
 	}

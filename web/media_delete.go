@@ -148,7 +148,7 @@ func (h *Handler) deleteMedia(c echo.Context, list []app.Upload, cf components.C
 	}
 	deleted, err := h.svc.DeleteUploads(c.Request().Context(), ids)
 	if err != nil {
-		if !userError(err) {
+		if !refusalOrLimit(err) {
 			return err
 		}
 		msg := refusalText(err)

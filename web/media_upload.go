@@ -33,15 +33,6 @@ func refusalText(err error) string {
 	return app.ErrorMessage(err)
 }
 
-// userError reports whether err is a refusal the user can act on (not a failure of Crier).
-func userError(err error) bool {
-	switch app.ErrorCode(err) {
-	case app.EInvalid, app.EForbidden, app.ENotFound, app.EConflict, app.ERateLimited:
-		return true
-	}
-	return false
-}
-
 // wantsJSON reports whether the request came from media.js (which asks for JSON answers).
 func wantsJSON(c echo.Context) bool {
 	return strings.Contains(c.Request().Header.Get(echo.HeaderAccept), echo.MIMEApplicationJSON)
@@ -51,7 +42,7 @@ func wantsJSON(c echo.Context) bool {
 // dashboard's refused forms answer 200 to htmx: the refusal is an answer, not a failure, and the
 // browser does not log it as a failed request), and the status the API would answer under "status".
 func jsonError(c echo.Context, err error) error {
-	if !userError(err) {
+	if !refusalOrLimit(err) {
 		return err
 	}
 	status := http.StatusBadRequest
@@ -121,7 +112,7 @@ func (h *Handler) uploadRefused(c echo.Context, err error) error {
 	if wantsJSON(c) {
 		return jsonError(c, err)
 	}
-	if !userError(err) {
+	if !refusalOrLimit(err) {
 		return err
 	}
 	d, lerr := h.mediaLibrary(c, mediaview.Filters{}, 1)

@@ -125,10 +125,7 @@ func (h *Handler) organizationDelete(c echo.Context) error {
 			return derr
 		}
 		d.Delete = form
-		status := http.StatusUnprocessableEntity
-		if app.ErrorCode(err) == app.EForbidden {
-			status = http.StatusForbidden
-		}
+		status := refusedStatus(err)
 		return h.renderGeneral(c, status, d)
 	}
 	name := viewerOrgName(c)

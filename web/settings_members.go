@@ -77,10 +77,7 @@ func (h *Handler) memberRole(c echo.Context) error {
 			d.Rows[i].Error = problem
 		}
 	}
-	status := http.StatusUnprocessableEntity
-	if app.ErrorCode(err) == app.EForbidden {
-		status = http.StatusForbidden
-	}
+	status := refusedStatus(err)
 	return h.renderMembers(c, status, d)
 }
 
