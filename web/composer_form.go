@@ -28,6 +28,11 @@ type composerInput struct {
 	Errors   map[string]string // by form field name ("text", "TWITTER.poll.durationMinutes")
 }
 
+// The composer keeps its own Values and Errors rather than components.Form (refused): its fields
+// repeat (networks, media: url.Values, where Form keeps one string a name), its issues' paths run
+// two deep ("TWITTER.text", mapped by issueName), a network's text issue joins the shared text's,
+// and it has no focus field. Folding it into Form would change what it renders.
+
 // Composer actions (the submit buttons' values).
 const (
 	actionDraft    = "draft"
