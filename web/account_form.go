@@ -2,7 +2,6 @@ package web
 
 import (
 	"fmt"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,6 +12,10 @@ import (
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/pages/account"
 )
+
+// The account pages keep account.Form rather than components.Form: its fields have a display order
+// (the first invalid one takes the focus), passwords are never echoed, and its issues read
+// differently ("This field is required", issueMessage); folding them together would change pages.
 
 // passwordFields are never echoed back into a re-rendered form.
 var secretFields = map[string]bool{"password": true, "confirmPassword": true, "currentPassword": true, "newPassword": true}
@@ -111,9 +114,5 @@ func issueMessage(is app.Issue) string {
 // renderForm answers a form: an invalid form gets 422 as a full page (browsers show it like any
 // page) and 200 as an htmx fragment (htmx does not swap 4xx answers by default).
 func renderForm(c echo.Context, invalid bool, full, fragment templ.Component) error {
-	status := http.StatusOK
-	if invalid && !isFragmentRequest(c.Request()) {
-		status = http.StatusUnprocessableEntity
-	}
-	return render(c, status, full, fragment)
+	return render(c, refusedFormStatus(c, invalid), full, fragment)
 }

@@ -15,8 +15,11 @@ import (
 
 // formStatus is the status of a re-rendered form: htmx only swaps 2xx answers, so it gets 200;
 // a full page says 422 when the form was refused.
-func formStatus(c echo.Context, f components.Form) int {
-	if f.Invalid() && !isHTMX(c) {
+func formStatus(c echo.Context, f components.Form) int { return refusedFormStatus(c, f.Invalid()) }
+
+// refusedFormStatus is formStatus for any form (the account pages' too).
+func refusedFormStatus(c echo.Context, invalid bool) int {
+	if invalid && !isHTMX(c) {
 		return http.StatusUnprocessableEntity
 	}
 	return http.StatusOK
