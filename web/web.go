@@ -4,6 +4,11 @@
 //
 // Sessions (gorilla/sessions cookies) and CSRF protection (echo's middleware) are attached to the
 // dashboard routes only: /api/v1 authenticates on its own.
+//
+// Start at routes.go: every route with its handler, middleware and name. The handlers live in a
+// file per area (team.go, media*.go, composer*.go, …); what they share is in render.go (pages and
+// fragments), htmx.go, form.go (binding and refusals beside fields), errors.go (how the Service's
+// errors answer), confirm.go, paging.go, viewer.go and nav.go (the sidebar).
 package web
 
 import (
