@@ -15,7 +15,6 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/storage"
 	"github.com/crier/crier/views/layout"
 	mediaview "github.com/crier/crier/views/pages/media"
 	"github.com/crier/crier/views/pages/settings"
@@ -474,9 +473,9 @@ func (h *Handler) mediaMultipartComplete(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	parts := make([]storage.Part, 0, len(in.Parts))
+	parts := make([]app.UploadPart, 0, len(in.Parts))
 	for _, p := range in.Parts {
-		parts = append(parts, storage.Part{Number: p.PartNumber, ETag: p.ETag})
+		parts = append(parts, app.UploadPart{Number: p.PartNumber, ETag: p.ETag})
 	}
 	u, err := h.svc.CompleteMultipartUpload(c.Request().Context(), optionalTeam(in.TeamID), in.Path, in.UploadID, parts)
 	if err != nil {
