@@ -19,7 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/web/session"
+	"github.com/crier/crier/session"
 )
 
 // Contract is the OpenAPI document, served verbatim at /api/v1/openapi.json.

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/web/session"
+	"github.com/crier/crier/session"
 )
 
 // AuthSignup answers POST /auth/signup: 201 Session, signed in through the session cookie.

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/web/session"
+	"github.com/crier/crier/session"
 )
 
 // UserGetMembers answers GET /user/members.

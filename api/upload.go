@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/storage"
 )
 
 // UploadCreate answers POST /upload: the multipart part named file (its filename means nothing; the
@@ -136,9 +135,9 @@ func (s *Server) UploadSignMultipartParts(ctx context.Context, req UploadSignMul
 
 // UploadCompleteMultipartUpload answers POST /upload/multipart/complete.
 func (s *Server) UploadCompleteMultipartUpload(ctx context.Context, req UploadCompleteMultipartUploadRequestObject) (UploadCompleteMultipartUploadResponseObject, error) {
-	parts := make([]storage.Part, len(req.Body.Parts))
+	parts := make([]app.UploadPart, len(req.Body.Parts))
 	for i, p := range req.Body.Parts {
-		parts[i] = storage.Part{Number: p.PartNumber, ETag: p.Etag}
+		parts[i] = app.UploadPart{Number: p.PartNumber, ETag: p.Etag}
 	}
 	u, err := s.svc.CompleteMultipartUpload(ctx, req.Body.TeamId, req.Body.Path, req.Body.UploadId, parts)
 	if err != nil {

@@ -700,7 +700,7 @@ func (s *Service) SignMultipartParts(ctx context.Context, path, uploadID string,
 
 // CompleteMultipartUpload assembles the parts and records the upload (POST /upload/multipart/complete).
 // Completing again after success answers the same upload.
-func (s *Service) CompleteMultipartUpload(ctx context.Context, teamID *string, path, uploadID string, parts []storage.Part) (*Upload, error) {
+func (s *Service) CompleteMultipartUpload(ctx context.Context, teamID *string, path, uploadID string, parts []UploadPart) (*Upload, error) {
 	pr, err := authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
@@ -712,7 +712,7 @@ func (s *Service) CompleteMultipartUpload(ctx context.Context, teamID *string, p
 					Issue{Code: IssueCustom, Message: "Parts must be in ascending order of partNumber, each once", Path: []any{"parts", i, "partNumber"}})
 			}
 		}
-		err := d.st.CompleteMultipart(ctx, sess.Path, uploadID, parts)
+		err := d.st.CompleteMultipart(ctx, sess.Path, uploadID, storageParts(parts))
 		var pe *storage.PartError
 		switch {
 		case errors.As(err, &pe):

@@ -29,10 +29,10 @@ import (
 	"github.com/crier/crier/migrations"
 	"github.com/crier/crier/network"
 	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/session"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/web"
-	"github.com/crier/crier/web/session"
 )
 
 // CSP allows only Crier's own origin; pages never use inline scripts or styles.

@@ -8,9 +8,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/session"
 	"github.com/crier/crier/views/layout"
 	"github.com/crier/crier/views/pages/account"
-	"github.com/crier/crier/web/session"
 )
 
 // Route names of the account pages.

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/web/session"
+	"github.com/crier/crier/session"
 )
 
 // viewerKey is where requireUser leaves the signed-in user's *app.Session in the echo context.

@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
-	"github.com/crier/crier/storage"
 	mediaview "github.com/crier/crier/views/pages/media"
 )
 
@@ -187,9 +186,9 @@ func (h *Handler) mediaMultipartComplete(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	parts := make([]storage.Part, 0, len(in.Parts))
+	parts := make([]app.UploadPart, 0, len(in.Parts))
 	for _, p := range in.Parts {
-		parts = append(parts, storage.Part{Number: p.PartNumber, ETag: p.ETag})
+		parts = append(parts, app.UploadPart{Number: p.PartNumber, ETag: p.ETag})
 	}
 	u, err := h.svc.CompleteMultipartUpload(c.Request().Context(), optionalTeam(in.TeamID), in.Path, in.UploadID, parts)
 	if err != nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/session"
 	"github.com/crier/crier/web"
-	"github.com/crier/crier/web/session"
 )
 
 // hx are the headers of an htmx request swapping the element with id target.

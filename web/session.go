@@ -8,8 +8,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/crier/crier/session"
 	"github.com/crier/crier/views/components"
-	"github.com/crier/crier/web/session"
 )
 
 // SessionCookie is the name of the dashboard's session cookie.
@@ -18,7 +18,7 @@ const SessionCookie = session.Cookie
 // SessionMaxAge is how long a session cookie lives, in seconds (30 days).
 const SessionMaxAge = session.MaxAge
 
-// NewSessionStore is the dashboard's cookie store (see package web/session); whoever else reads
+// NewSessionStore is the dashboard's cookie store (see package session); whoever else reads
 // the dashboard session (the API accepts it) builds its store with the same secret.
 func NewSessionStore(secret []byte, production bool) *sessions.CookieStore {
 	return session.NewStore(secret, production)

@@ -20,9 +20,9 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/app/apptest"
+	"github.com/crier/crier/session"
 	"github.com/crier/crier/store/storetest"
 	"github.com/crier/crier/web"
-	"github.com/crier/crier/web/session"
 )
 
 // strictCSP stands in for the server's CSP, which /docs must override.

@@ -28,7 +28,8 @@ const (
 	CSRFHeader = "X-CSRF-Token"
 )
 
-// Labels of the keys derived from the secret. Changing one signs everybody out.
+// Labels of the keys derived from the secret; they keep the package's old path (web/session)
+// because changing one signs everybody out.
 const (
 	hashLabel       = "crier/web/session/hash/v1"
 	encryptionLabel = "crier/web/session/encryption/v1"
