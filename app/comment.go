@@ -81,7 +81,7 @@ func init() {
 	}
 	dailyUsageCounters[UsageComments] = func(ctx context.Context, q *store.Queries, accountID string, from, to time.Time) (int, error) {
 		n, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &accountID,
-			Kinds: []string{targetComment, targetFirstComment}, DayFrom: &from, DayTo: &to})
+			Kinds: []string{TargetComment, TargetFirstComment}, DayFrom: &from, DayTo: &to})
 		return int(n), err
 	}
 }

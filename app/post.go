@@ -27,8 +27,8 @@ const (
 	PostPosted     PostStatus = "POSTED"
 	PostError      PostStatus = "ERROR"
 	PostDeleted    PostStatus = "DELETED"
-	// targetWaiting is a first comment's target before its post target is POSTED.
-	targetWaiting PostStatus = "WAITING"
+	// TargetWaiting is a first comment's target before its post target is POSTED.
+	TargetWaiting PostStatus = "WAITING"
 )
 
 // PostStatuses are the spec's eight post statuses.
@@ -36,9 +36,9 @@ var PostStatuses = []PostStatus{PostDraft, PostScheduled, PostPosted, PostError,
 
 // Target kinds.
 const (
-	targetPost         = "POST"
-	targetComment      = "COMMENT"
-	targetFirstComment = "FIRST_COMMENT"
+	TargetPost         = "POST"
+	TargetComment      = "COMMENT"
+	TargetFirstComment = "FIRST_COMMENT"
 )
 
 // Defaults of GET /post.
@@ -157,7 +157,7 @@ func init() {
 	}
 	dailyUsageCounters[UsagePosts] = func(ctx context.Context, q *store.Queries, accountID string, from, to time.Time) (int, error) {
 		n, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &accountID,
-			Kinds: []string{targetPost}, DayFrom: &from, DayTo: &to})
+			Kinds: []string{TargetPost}, DayFrom: &from, DayTo: &to})
 		return int(n), err
 	}
 	scheduledPostsUsing = func(ctx context.Context, q *store.Queries, orgID string, ids []string) (map[string][]string, error) {
@@ -173,9 +173,9 @@ func init() {
 	}
 }
 
-// ensurePayload gives data an empty payload for n when it has none (a network named only in
+// EnsurePayload gives data an empty payload for n when it has none (a network named only in
 // socialAccountTypes publishes with the defaults).
-func (d *PostData) ensurePayload(n Network) {
+func (d *PostData) EnsurePayload(n Network) {
 	if s := SpecOf(n); s != nil && s.NewPayload != nil && d.Of(n) == nil {
 		d.Set(n, s.NewPayload())
 	}

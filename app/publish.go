@@ -7,23 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The publishing pipeline: one River job per target version (PublishTargetArgs), run by
-// jobs.publishWorker through PublishTarget. README "Posts" describes the protocol.
-//
-// Never twice:
-//
-//	tx1  lock the owner (post or comment) then the target; a stale version or a final target
-//	     completes the job and stops. attempt_started_at still set (a worker died mid-call) or
-//	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
-//	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
-//	     PROCESSING; commit.
-//	call the adapter outside any transaction; Checkpoint persists each durable step in its own
-//	     statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
-//	     River's retry (or its rescue of a stuck job) reconciles it.
-//	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
-//	     cleared); release first comments; finalise the owner when every target is final
-//	     (post.published / comment.published in the same transaction); complete the River job in
-//	     the same transaction (river.JobCompleteTx, through complete).
+// The publishing pipeline's types; package publishing holds the protocol (publish_target.go).
 
 // PublishRetryAt is when the next attempt after a transient failure runs: 30 s doubling per
 // attempt, at most 30 min (30 s, 1 min, 2 min, 4 min, 8 min, 16 min, 30 min).

@@ -11,7 +11,7 @@ import (
 
 // Social accounts: a team holds at most one live account per network. Connecting goes through the
 // network's OAuth consent (state sealed by oauth_state.go), the callback stores the profile and
-// the encrypted tokens, and every later call to the network goes through withToken (refresh once
+// the encrypted tokens, and every later call to the network goes through WithToken (refresh once
 // on an auth failure, then mark the account for reconnection — never a loop).
 
 // SocialAccount is the spec's 26-field record; its JSON is the payload of social-account.* events.
@@ -55,35 +55,35 @@ const (
 	MessagingDisablePending = "DISABLE_PENDING"
 )
 
-// accountByType finds the team's live account of a network (404 when none, or another tenant's team).
-func (s *Service) accountByType(ctx context.Context, q *store.Queries, orgID, teamID string, n Network) (store.SocialAccount, error) {
+// AccountByType finds the team's live account of a network (404 when none, or another tenant's team).
+func (s *Service) AccountByType(ctx context.Context, q *store.Queries, orgID, teamID string, n Network) (store.SocialAccount, error) {
 	if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: teamID, OrganizationID: orgID}); err != nil {
-		return store.SocialAccount{}, notFoundOr(err, "Team", "app: social account")
+		return store.SocialAccount{}, NotFoundOr(err, "Team", "app: social account")
 	}
 	row, err := q.GetSocialAccountByType(ctx, store.GetSocialAccountByTypeParams{OrganizationID: orgID, TeamID: teamID, Type: string(n)})
 	if err != nil {
-		return row, notFoundOr(err, "Social account", "app: social account")
+		return row, NotFoundOr(err, "Social account", "app: social account")
 	}
 	return row, nil
 }
 
 // SocialAccountByType answers the team's account of a network.
 func (s *Service) SocialAccountByType(ctx context.Context, teamID string, n Network) (*SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	row, err := s.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}
-	out := socialAccountFromRow(row)
+	out := SocialAccountFromRow(row)
 	return &out, nil
 }
 
 // SocialAccountsToDelete pages the organization's disconnected accounts waiting for their purge.
 func (s *Service) SocialAccountsToDelete(ctx context.Context, page, pageSize int) ([]SocialAccount, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -98,7 +98,7 @@ func (s *Service) SocialAccountsToDelete(ctx context.Context, page, pageSize int
 	}
 	out := make([]SocialAccount, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, socialAccountFromRow(r))
+		out = append(out, SocialAccountFromRow(r))
 	}
 	return out, int(total), nil
 }
@@ -111,12 +111,12 @@ func (s *Service) teamSocialAccounts(ctx context.Context, orgID string, teamIDs 
 	}
 	out := map[string][]SocialAccount{}
 	for _, r := range rows {
-		out[r.TeamID] = append(out[r.TeamID], socialAccountFromRow(r))
+		out[r.TeamID] = append(out[r.TeamID], SocialAccountFromRow(r))
 	}
 	return out, nil
 }
 
-func socialAccountFromRow(r store.SocialAccount) SocialAccount {
+func SocialAccountFromRow(r store.SocialAccount) SocialAccount {
 	a := SocialAccount{ID: r.ID, Type: Network(r.Type), TeamID: r.TeamID, Username: r.Username, DisplayName: r.DisplayName,
 		Bio: r.Bio, AvatarURL: r.AvatarUrl, ExternalID: r.ExternalID, ProviderPageID: r.ProviderPageID,
 		UserUsername: r.UserUsername, UserDisplayName: r.UserDisplayName, UserEmail: r.UserEmail, UserID: r.UserID,

@@ -17,15 +17,15 @@ func (s *Service) changeAccount(ctx context.Context, pr *Principal, teamID strin
 	var out SocialAccount
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		row, err := s.accountByType(ctx, q, pr.OrganizationID, teamID, n)
+		row, err := s.AccountByType(ctx, q, pr.OrganizationID, teamID, n)
 		if err != nil {
 			return err
 		}
 		if row, err = change(q, row); err != nil {
 			return err
 		}
-		out = socialAccountFromRow(row)
-		if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: action, TargetType: "social_account", TargetID: out.ID,
+		out = SocialAccountFromRow(row)
+		if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: action, TargetType: "social_account", TargetID: out.ID,
 			Metadata: map[string]any{"type": out.Type, "teamId": out.TeamID}})); err != nil {
 			return err
 		}
@@ -49,11 +49,11 @@ func requireChannelMode(a Adapter, want ChannelMode, n Network) error {
 // SetChannel selects the channel (page, organization, YouTube channel, location) the account
 // publishes to, from the channels listed at connect or refresh.
 func (s *Service) SetChannel(ctx context.Context, teamID string, n Network, channelID string) (*SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return nil, err
 	}
@@ -83,11 +83,11 @@ func (s *Service) SetChannel(ctx context.Context, teamID string, n Network, chan
 
 // UnsetChannel removes the selection; the account shows the connected user again.
 func (s *Service) UnsetChannel(ctx context.Context, teamID string, n Network) (*SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return nil, err
 	}
@@ -102,23 +102,23 @@ func (s *Service) UnsetChannel(ctx context.Context, teamID string, n Network) (*
 
 // RefreshChannels lists the account's channels again from the network.
 func (s *Service) RefreshChannels(ctx context.Context, teamID string, n Network) (*SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return nil, err
 	}
 	if err := requireChannelMode(a, ChannelsList, n); err != nil {
 		return nil, err
 	}
-	row, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	row, err := s.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}
 	var channels []Channel
-	row, err = s.withToken(ctx, row, func(t *Token) error {
+	row, err = s.WithToken(ctx, row, func(t *Token) error {
 		var err error
 		channels, err = a.Channels(ctx, t)
 		return err

@@ -46,12 +46,12 @@ func validRedirectURL(raw, field string) error {
 
 // ConnectSocialAccount answers the URL the user must open to connect the team's account for a network.
 func (s *Service) ConnectSocialAccount(ctx context.Context, p ConnectParams) (string, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return "", err
 	}
 	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: p.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-		return "", notFoundOr(err, "Team", "app: connect")
+		return "", NotFoundOr(err, "Team", "app: connect")
 	}
 	st := OAuthState{OrganizationID: pr.OrganizationID, TeamID: p.TeamID, Network: p.Type, RedirectURL: p.RedirectURL,
 		UserID: pr.UserID, ActorName: pr.ActorName, APIKeyID: pr.APIKeyID, ServerURL: p.ServerURL, Options: p.Options}
@@ -68,7 +68,7 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 			return "", err
 		}
 	}
-	a, err := s.adapter(st.Network)
+	a, err := s.Adapter(st.Network)
 	if err != nil {
 		return "", err
 	}
@@ -125,7 +125,7 @@ func (s *Service) CompletePasswordConnect(ctx context.Context, n Network, state,
 	if err != nil {
 		return CallbackResult{Err: err}
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return CallbackResult{Err: err}
 	}
@@ -216,7 +216,7 @@ func (s *Service) completeConnect(ctx context.Context, st *OAuthState, query url
 	if code == "" {
 		return nil, Invalid("The network sent no authorization code", Issue{Code: IssueInvalidType, Message: "Required", Path: []any{"code"}})
 	}
-	a, err := s.adapter(st.Network)
+	a, err := s.Adapter(st.Network)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (s *Service) storeConnection(ctx context.Context, st *OAuthState, a Adapter
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: st.TeamID, OrganizationID: st.OrganizationID}); err != nil {
-			return notFoundOr(err, "Team", "app: connect")
+			return NotFoundOr(err, "Team", "app: connect")
 		}
 		kind := EventSocialAccountUpdated
 		row, err := q.GetSocialAccountByType(ctx, store.GetSocialAccountByTypeParams{OrganizationID: st.OrganizationID, TeamID: st.TeamID, Type: string(st.Network)})
@@ -307,8 +307,8 @@ func (s *Service) storeConnection(ctx context.Context, st *OAuthState, a Adapter
 				}
 			}
 		}
-		out = socialAccountFromRow(row)
-		item := auditItem{OrganizationID: st.OrganizationID, ActorType: "USER", ActorID: st.UserID, ActorName: st.ActorName,
+		out = SocialAccountFromRow(row)
+		item := AuditItem{OrganizationID: st.OrganizationID, ActorType: "USER", ActorID: st.UserID, ActorName: st.ActorName,
 			Action: kind, TargetType: "social_account", TargetID: out.ID, Metadata: map[string]any{"type": out.Type, "teamId": out.TeamID}}
 		switch {
 		case st.APIKeyID != "":
@@ -316,7 +316,7 @@ func (s *Service) storeConnection(ctx context.Context, st *OAuthState, a Adapter
 		case st.UserID == "":
 			item.ActorType, item.ActorName = "SYSTEM", "portal"
 		}
-		if err := s.audit(ctx, tx, item); err != nil {
+		if err := s.Audit(ctx, tx, item); err != nil {
 			return err
 		}
 		return s.emit(ctx, tx, st.OrganizationID, kind, out)

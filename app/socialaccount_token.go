@@ -73,12 +73,12 @@ func (s *Service) tokenOf(row store.SocialAccount) (*Token, error) {
 // refreshMargin: a token expiring sooner than this is refreshed before use (and by the periodic job).
 const refreshMargin = 10 * time.Minute
 
-// withToken runs fn with the account's token. An expiring token is refreshed first; an
+// WithToken runs fn with the account's token. An expiring token is refreshed first; an
 // ErrAuthExpired answer triggers exactly one refresh and one retry; if the refresh fails or the
 // retry is refused again, the account is marked for reconnection (social-account.updated) and the
 // error returned. It never loops.
-func (s *Service) withToken(ctx context.Context, row store.SocialAccount, fn func(*Token) error) (store.SocialAccount, error) {
-	a, err := s.adapter(Network(row.Type))
+func (s *Service) WithToken(ctx context.Context, row store.SocialAccount, fn func(*Token) error) (store.SocialAccount, error) {
+	a, err := s.Adapter(Network(row.Type))
 	if err != nil {
 		return row, err
 	}
@@ -171,7 +171,7 @@ func (s *Service) markReconnect(ctx context.Context, row store.SocialAccount, ca
 		if row.ReconnectRequiredAt != nil {
 			return nil // already marked: one event only
 		}
-		return s.emit(ctx, tx, r.OrganizationID, EventSocialAccountUpdated, socialAccountFromRow(r))
+		return s.emit(ctx, tx, r.OrganizationID, EventSocialAccountUpdated, SocialAccountFromRow(r))
 	})
 	return out, err
 }

@@ -165,7 +165,7 @@ func (s *Service) checkTeam(ctx context.Context, q *store.Queries, orgID string,
 	}
 	ok, err := q.TeamExists(ctx, store.TeamExistsParams{ID: *teamID, OrganizationID: orgID})
 	if err != nil {
-		return nil, notFoundOr(err, "Team", "app: upload team")
+		return nil, NotFoundOr(err, "Team", "app: upload team")
 	}
 	if !ok {
 		return nil, NotFound("Team")
@@ -177,7 +177,7 @@ func (s *Service) checkTeam(ctx context.Context, q *store.Queries, orgID string,
 func (s *Service) checkQuota(ctx context.Context, q *store.Queries, orgID string) error {
 	org, err := q.GetOrganization(ctx, orgID)
 	if err != nil {
-		return notFoundOr(err, "Organization", "app: upload quota")
+		return NotFoundOr(err, "Organization", "app: upload quota")
 	}
 	limit := LimitsOf(Plan(org.Plan)).MonthlyUploads
 	now := s.now().UTC()
@@ -318,12 +318,12 @@ func (s *Service) record(ctx context.Context, tx pgx.Tx, pr *Principal, teamID *
 	if err != nil {
 		return store.Upload{}, fmt.Errorf("app: upload: %w", err)
 	}
-	err = s.audit(ctx, tx, auditBy(pr, auditItem{Action: "upload.created", TargetType: "upload", TargetID: row.ID,
+	err = s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.created", TargetType: "upload", TargetID: row.ID,
 		Metadata: map[string]any{"type": row.Type, "mime": row.Mime, "fileSize": row.FileSize}}))
 	return row, err
 }
 
-func (s *Service) uploadFromRow(ctx context.Context, r store.Upload) *Upload {
+func (s *Service) UploadFromRow(ctx context.Context, r store.Upload) *Upload {
 	u := &Upload{ID: r.ID, OrganizationID: r.OrganizationID, TeamID: r.TeamID, Type: media.Kind(r.Type), Mime: r.Mime, Ext: r.Ext,
 		Path: r.Path, ThumbnailPath: r.ThumbnailPath, IconPath: r.IconPath, ExternalLink: r.ExternalLink, FileSize: r.FileSize,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}

@@ -18,7 +18,7 @@ import (
 // CreateUpload stores a file sent in the request (POST /upload). declared is the part's
 // Content-Type: checked against the bytes only when it names one of the allowed types.
 func (s *Service) CreateUpload(ctx context.Context, teamID *string, r io.ReadSeeker, size int64, declared string) (*Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -77,12 +77,12 @@ func (s *Service) storeAndRecord(ctx context.Context, d *uploadDeps, pr *Princip
 		s.discard(ctx, d, p.key, p.thumb, p.icon)
 		return nil, err
 	}
-	return s.uploadFromRow(ctx, row), nil
+	return s.UploadFromRow(ctx, row), nil
 }
 
 // CreateUploadFromURL fetches a public URL (SSRF-safe: see netguard) and stores it as an upload.
 func (s *Service) CreateUploadFromURL(ctx context.Context, teamID *string, rawURL string) (*Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // DeleteUploads deletes uploads of the organization, all or none: an unknown id is 404, an upload
 // used by a scheduled post is 400 naming the posts. Their objects leave storage after the commit.
 func (s *Service) DeleteUploads(ctx context.Context, ids []string) ([]Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func (s *Service) DeleteUploads(ctx context.Context, ids []string) ([]Upload, er
 			return fmt.Errorf("app: delete uploads: %w", err)
 		}
 		for _, r := range rows {
-			if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: "upload.deleted", TargetType: "upload", TargetID: r.ID,
+			if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.deleted", TargetType: "upload", TargetID: r.ID,
 				Metadata: map[string]any{"mime": r.Mime, "fileSize": r.FileSize}})); err != nil {
 				return err
 			}
@@ -73,7 +73,7 @@ func (s *Service) DeleteUploads(ctx context.Context, ids []string) ([]Upload, er
 	}
 	out := make([]Upload, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, *s.uploadFromRow(ctx, r))
+		out = append(out, *s.UploadFromRow(ctx, r))
 		out[len(out)-1].URL, out[len(out)-1].ThumbnailURL, out[len(out)-1].IconURL = nil, nil, nil
 	}
 	s.purge(context.WithoutCancel(ctx), d, rows)
@@ -147,7 +147,7 @@ func (s *Service) CleanupUploads(ctx context.Context) (UploadCleanup, error) {
 				return fmt.Errorf("app: cleanup uploads: %w", err)
 			}
 			expired = append(expired, deleted...)
-			if err := s.audit(ctx, tx, auditItem{OrganizationID: org, ActorType: "SYSTEM", ActorName: "upload retention",
+			if err := s.Audit(ctx, tx, AuditItem{OrganizationID: org, ActorType: "SYSTEM", ActorName: "upload retention",
 				Action: "upload.expired", TargetType: "upload", Metadata: map[string]any{"ids": ids, "retentionDays": int(d.opts.Retention.Hours() / 24)}}); err != nil {
 				return err
 			}

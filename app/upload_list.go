@@ -23,12 +23,12 @@ type UploadFilter struct {
 
 // ListUploads answers the organization's uploads, newest first.
 func (s *Service) ListUploads(ctx context.Context, f UploadFilter, page Page) ([]Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
 	d := s.uploads
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, err
 	}
 	params := store.ListUploadsParams{OrganizationID: pr.OrganizationID, Types: []string{}, Ids: []string{}, Paths: []string{},
@@ -67,7 +67,7 @@ func (s *Service) ListUploads(ctx context.Context, f UploadFilter, page Page) ([
 	}
 	out := make([]Upload, 0, len(rows))
 	for _, r := range rows {
-		out = append(out, *s.uploadFromRow(ctx, r))
+		out = append(out, *s.UploadFromRow(ctx, r))
 	}
 	if f.IncludePosts {
 		if err := s.attachPosts(ctx, out); err != nil {
@@ -104,15 +104,15 @@ func (s *Service) attachPosts(ctx context.Context, ups []Upload) error {
 
 // GetUpload answers one upload with its posts.
 func (s *Service) GetUpload(ctx context.Context, id string) (*Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
 	row, err := s.q.GetUpload(ctx, store.GetUploadParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Upload", "app: get upload")
+		return nil, NotFoundOr(err, "Upload", "app: get upload")
 	}
-	out := []Upload{*s.uploadFromRow(ctx, row)}
+	out := []Upload{*s.UploadFromRow(ctx, row)}
 	if err := s.attachPosts(ctx, out); err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Service) UploadPublicURL(ctx context.Context, orgID, id string) (string
 	d := s.uploads
 	row, err := s.q.GetUpload(ctx, store.GetUploadParams{ID: id, OrganizationID: orgID})
 	if err != nil {
-		return "", notFoundOr(err, "Upload", "app: upload url")
+		return "", NotFoundOr(err, "Upload", "app: upload url")
 	}
 	return d.st.PresignGet(ctx, row.Path, storage.MaxPresignTTL)
 }

@@ -28,7 +28,7 @@ type MultipartUpload struct {
 
 // InitMultipartUpload starts a multipart upload and signs a URL for every part.
 func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, mime string, fileSize int64) (*MultipartUpload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, mime 
 		if err != nil {
 			return fmt.Errorf("app: multipart init: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key,
 			Metadata: map[string]any{"mimeType": mime, "fileSize": fileSize, "parts": n}}))
 	})
 	if err != nil {
@@ -94,7 +94,7 @@ func (s *Service) openMultipart(ctx context.Context, orgID, path, uploadID strin
 
 // SignMultipartParts signs fresh URLs for parts (POST /upload/multipart/sign).
 func (s *Service) SignMultipartParts(ctx context.Context, path, uploadID string, partNumbers []int) ([]PartURL, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (s *Service) SignMultipartParts(ctx context.Context, path, uploadID string,
 // CompleteMultipartUpload assembles the parts and records the upload (POST /upload/multipart/complete).
 // Completing again after success answers the same upload.
 func (s *Service) CompleteMultipartUpload(ctx context.Context, teamID *string, path, uploadID string, parts []storage.Part) (*Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Service) CompleteMultipartUpload(ctx context.Context, teamID *string, p
 
 // AbortMultipartUpload discards a multipart upload and its parts (POST /upload/multipart/abort).
 func (s *Service) AbortMultipartUpload(ctx context.Context, path, uploadID string) error {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return err
 	}
@@ -178,6 +178,6 @@ func (s *Service) AbortMultipartUpload(ctx context.Context, path, uploadID strin
 		if err := s.q.WithTx(tx).AbortUploadSession(ctx, sess.ID); err != nil {
 			return fmt.Errorf("app: multipart abort: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "upload.aborted", TargetType: "upload_session", TargetID: sess.Path}))
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.aborted", TargetType: "upload_session", TargetID: sess.Path}))
 	})
 }

@@ -40,7 +40,7 @@ func (s *Service) initChecks(ctx context.Context, d *uploadDeps, pr *Principal, 
 
 // InitUpload reserves a path and answers a signed URL for one PUT of the file (POST /upload/init).
 func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, fileSize *int64) (*SignedUpload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +58,7 @@ func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, f
 		if _, err := s.q.WithTx(tx).CreateUploadSession(ctx, params); err != nil {
 			return fmt.Errorf("app: upload init: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key, Metadata: map[string]any{"mimeType": mime}}))
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key, Metadata: map[string]any{"mimeType": mime}}))
 	})
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, f
 func (s *Service) session(ctx context.Context, tx pgx.Tx, orgID, path string) (store.UploadSession, error) {
 	sess, err := s.q.WithTx(tx).GetUploadSession(ctx, store.GetUploadSessionParams{Path: path, OrganizationID: orgID})
 	if err != nil {
-		return sess, notFoundOr(err, "Upload", "app: upload session")
+		return sess, NotFoundOr(err, "Upload", "app: upload session")
 	}
 	return sess, nil
 }
@@ -100,7 +100,7 @@ func (s *Service) finishSession(ctx context.Context, pr *Principal, teamID *stri
 		}
 		if sess.UploadID != nil { // done before: answer the same upload
 			if out, err = q.GetUpload(ctx, store.GetUploadParams{ID: *sess.UploadID, OrganizationID: pr.OrganizationID}); err != nil {
-				return notFoundOr(err, "Upload", "app: upload finish")
+				return NotFoundOr(err, "Upload", "app: upload finish")
 			}
 			return nil
 		}
@@ -146,12 +146,12 @@ func (s *Service) finishSession(ctx context.Context, pr *Principal, teamID *stri
 	if err != nil {
 		return nil, err
 	}
-	return s.uploadFromRow(ctx, out), nil
+	return s.UploadFromRow(ctx, out), nil
 }
 
 // FinalizeUpload turns the file PUT to an init URL into an upload (POST /upload/finalize).
 func (s *Service) FinalizeUpload(ctx context.Context, teamID *string, path string) (*Upload, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}

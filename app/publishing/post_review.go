@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -14,18 +15,18 @@ import (
 func lockPostInReview(ctx context.Context, q *store.Queries, orgID, id, done string) (store.Post, error) {
 	row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: orgID})
 	if err != nil || row.DeletedAt != nil {
-		return row, notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: review post")
+		return row, app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: review post")
 	}
-	if row.Status != string(PostReview) {
+	if row.Status != string(app.PostReview) {
 		msg := "Only a post in REVIEW can be " + done
-		return row, Invalid("Validation failed: status: "+msg, Issue{Code: IssueCustom, Message: msg, Path: []any{"status"}})
+		return row, app.Invalid("Validation failed: status: "+msg, app.Issue{Code: app.IssueCustom, Message: msg, Path: []any{"status"}})
 	}
 	return row, nil
 }
 
 // ApprovePost schedules a post awaiting review (ADMIN or OWNER). A date already past publishes now.
-func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReviewPosts)
+func (s *Service) ApprovePost(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActReviewPosts)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +37,7 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
 			return err
 		}
 		cur := postFromRow(row)
-		in, err := s.postInput(&cur, PostParams{Status: ptr(PostScheduled)})
+		in, err := s.postInput(&cur, app.PostParams{Status: ptr(app.PostScheduled)})
 		if err != nil {
 			return err
 		}
@@ -62,14 +63,14 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
 			counted = &now
 		}
 		updated, err := q.UpdatePost(ctx, store.UpdatePostParams{ID: row.ID, Title: row.Title, ReferenceKey: row.ReferenceKey, PostDate: in.postDate,
-			Status: string(PostScheduled), SocialAccountTypes: row.SocialAccountTypes, Data: row.Data, FirstComment: row.FirstComment, CountedAt: counted})
+			Status: string(app.PostScheduled), SocialAccountTypes: row.SocialAccountTypes, Data: row.Data, FirstComment: row.FirstComment, CountedAt: counted})
 		if err != nil {
 			return fmt.Errorf("app: approve post: %w", err)
 		}
 		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -78,8 +79,8 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*Post, error) {
 }
 
 // RejectPost sends a post awaiting review back to DRAFT with a note (ADMIN or OWNER).
-func (s *Service) RejectPost(ctx context.Context, id, note string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReviewPosts)
+func (s *Service) RejectPost(ctx context.Context, id, note string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActReviewPosts)
 	if err != nil {
 		return nil, err
 	}
@@ -90,12 +91,12 @@ func (s *Service) RejectPost(ctx context.Context, id, note string) (*Post, error
 			return err
 		}
 		cur := postFromRow(row)
-		in, err := s.postInput(&cur, PostParams{Status: ptr(PostDraft)})
+		in, err := s.postInput(&cur, app.PostParams{Status: ptr(app.PostDraft)})
 		if err != nil {
 			return err
 		}
 		updated, err := q.UpdatePost(ctx, store.UpdatePostParams{ID: row.ID, Title: row.Title, ReferenceKey: row.ReferenceKey, PostDate: row.PostDate,
-			Status: string(PostDraft), SocialAccountTypes: row.SocialAccountTypes, Data: row.Data, FirstComment: row.FirstComment,
+			Status: string(app.PostDraft), SocialAccountTypes: row.SocialAccountTypes, Data: row.Data, FirstComment: row.FirstComment,
 			CountedAt: row.CountedAt, ReviewNote: nonEmpty(note)})
 		if err != nil {
 			return fmt.Errorf("app: reject post: %w", err)
@@ -107,7 +108,7 @@ func (s *Service) RejectPost(ctx context.Context, id, note string) (*Post, error
 		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.rejected", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"note": note}}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.rejected", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"note": note}}))
 	})
 	if err != nil {
 		return nil, err

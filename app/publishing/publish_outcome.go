@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -11,20 +11,21 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // verboseOf is the errorsVerbose entry of a failure.
-func verboseOf(err error, class ErrorClass) *ErrorVerbose {
-	v := &ErrorVerbose{}
+func verboseOf(err error, class app.ErrorClass) *app.ErrorVerbose {
+	v := &app.ErrorVerbose{}
 	msg := err.Error()
-	transient := class == ErrTransient || class == ErrRateLimited
+	transient := class == app.ErrTransient || class == app.ErrRateLimited
 	retry := "non_retryable"
 	if transient {
 		retry = "retryable"
 	}
 	v.IsTransient, v.Retryability = &transient, &retry
-	var ne *NetworkError
+	var ne *app.NetworkError
 	if errors.As(err, &ne) {
 		msg = ne.Message
 		if ne.Code != "" {
@@ -49,19 +50,19 @@ func verboseOf(err error, class ErrorClass) *ErrorVerbose {
 	return v
 }
 
-func userFacing(err error, class ErrorClass) string {
-	var ne *NetworkError
+func userFacing(err error, class app.ErrorClass) string {
+	var ne *app.NetworkError
 	name := "The network"
 	msg := err.Error()
 	if errors.As(err, &ne) {
 		name, msg = ne.Network.DisplayName(), ne.Message
 	}
 	switch class {
-	case ErrRateLimited:
+	case app.ErrRateLimited:
 		return name + " is rate limiting the account; Crier retries after the limit resets"
-	case ErrTransient:
+	case app.ErrTransient:
 		return name + " failed temporarily (" + msg + "); Crier retries automatically"
-	case ErrAuthExpired:
+	case app.ErrAuthExpired:
 		return name + " refused the account's credentials; reconnect the account and retry the post"
 	}
 	return name + " refused the post: " + msg
@@ -69,14 +70,14 @@ func userFacing(err error, class ErrorClass) string {
 
 // recordOutcome is tx2. It sets *orphan to the target when it was POSTED for an owner deleted
 // meanwhile (to be deleted on the network once committed).
-func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *Published, callErr error, complete CompleteFunc, orphan **store.PublishTarget) error {
+func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *app.Published, callErr error, complete app.CompleteFunc, orphan **store.PublishTarget) error {
 	q := s.q.WithTx(tx)
 	t0 := at.target
 	owner, err := s.lockOwner(ctx, q, t0) // the outcome's UPDATE then locks the target
 	if err != nil {
 		return err
 	}
-	n := Network(t0.Network)
+	n := app.Network(t0.Network)
 	now := s.now().UTC()
 	var t store.PublishTarget
 	var targets []store.PublishTarget // the post's targets once read (settling reads them otherwise)
@@ -91,7 +92,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		}
 		if owner.deleted {
 			*orphan = &t
-		} else if t.Kind == targetPost {
+		} else if t.Kind == app.TargetPost {
 			if targets, err = q.ListPostTargets(ctx, []string{*t.PostID}); err != nil {
 				return fmt.Errorf("app: publish outcome: %w", err)
 			}
@@ -110,31 +111,31 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		}
 	} else {
 		if callErr == nil {
-			callErr = &NetworkError{Network: n, Class: ErrTransient, Message: "the network answered without an id"}
+			callErr = &app.NetworkError{Network: n, Class: app.ErrTransient, Message: "the network answered without an id"}
 		}
-		class := ClassOf(callErr)
-		if class == ErrProcessing {
-			class = ErrTransient // processing for longer than maxProcessingWait: retried (and counted) as a failure
+		class := app.ClassOf(callErr)
+		if class == app.ErrProcessing {
+			class = app.ErrTransient // processing for longer than maxProcessingWait: retried (and counted) as a failure
 		}
-		var ae *Error
+		var ae *app.Error
 		if errors.As(callErr, &ae) {
-			class = ErrPermanent // Crier's own refusal (an account to reconnect …)
+			class = app.ErrPermanent // Crier's own refusal (an account to reconnect …)
 		}
-		if errors.Is(callErr, ErrNotSupported) {
-			class = ErrPermanent
+		if errors.Is(callErr, app.ErrNotSupported) {
+			class = app.ErrPermanent
 		}
 		unknown := false
-		var ne *NetworkError
-		if class == ErrTransient {
+		var ne *app.NetworkError
+		if class == app.ErrTransient {
 			// A failure without a clear answer may have reached the network: reconcile before retrying.
 			unknown = !errors.As(callErr, &ne) || ne.Status == 0 || ne.Status >= 500
 		}
-		status := PostError
+		status := app.PostError
 		var next *time.Time
-		if (class == ErrTransient || class == ErrRateLimited) && int(t0.Attempts) < maxPublishAttempts {
-			status = PostRetrying
-			at := PublishRetryAt(int(t0.Attempts), now)
-			if errors.As(callErr, &ne) && class == ErrRateLimited && !ne.ResetAt.IsZero() && ne.ResetAt.After(now) {
+		if (class == app.ErrTransient || class == app.ErrRateLimited) && int(t0.Attempts) < maxPublishAttempts {
+			status = app.PostRetrying
+			at := app.PublishRetryAt(int(t0.Attempts), now)
+			if errors.As(callErr, &ne) && class == app.ErrRateLimited && !ne.ResetAt.IsZero() && ne.ResetAt.After(now) {
 				at = ne.ResetAt
 			}
 			next = &at
@@ -154,7 +155,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 		if err != nil {
 			return fmt.Errorf("app: publish outcome: %w", err)
 		}
-		if status == PostRetrying {
+		if status == app.PostRetrying {
 			if err := s.enqueueTarget(ctx, tx, t, *next); err != nil {
 				return err
 			}
@@ -171,7 +172,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 func (s *Service) releaseFirstComments(ctx context.Context, tx pgx.Tx, t store.PublishTarget, targets []store.PublishTarget, now time.Time) ([]store.PublishTarget, error) {
 	waiting := false
 	for _, x := range targets {
-		waiting = waiting || (x.Kind == targetFirstComment && x.Network == t.Network && PostStatus(x.Status) == targetWaiting)
+		waiting = waiting || (x.Kind == app.TargetFirstComment && x.Network == t.Network && app.PostStatus(x.Status) == app.TargetWaiting)
 	}
 	if !waiting {
 		return targets, nil
@@ -200,8 +201,8 @@ const maxProcessingWait = time.Hour
 // stillProcessing answers when to look again at a target whose network is still processing,
 // unless it has waited longer than maxProcessingWait.
 func (s *Service) stillProcessing(t store.PublishTarget, callErr error, now time.Time) (time.Time, bool) {
-	var ne *NetworkError
-	if !errors.As(callErr, &ne) || ne.Class != ErrProcessing {
+	var ne *app.NetworkError
+	if !errors.As(callErr, &ne) || ne.Class != app.ErrProcessing {
 		return time.Time{}, false
 	}
 	var cp map[string]string
@@ -229,7 +230,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if t.PostID == nil {
 		return s.settleComment(ctx, tx, *t.CommentID)
 	}
-	if t.Kind != targetPost {
+	if t.Kind != app.TargetPost {
 		return nil // first comments do not move their post
 	}
 	post := owner.post
@@ -242,27 +243,27 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 			return fmt.Errorf("app: settle post: %w", err)
 		}
 	}
-	status, errText, postedAt := settle(targets, targetPost)
-	if status == PostStatus(post.Status) {
+	status, errText, postedAt := settle(targets, app.TargetPost)
+	if status == app.PostStatus(post.Status) {
 		return nil // no change (a final post's event went out when it became final)
 	}
 	row, err := q.SetPostStatus(ctx, store.SetPostStatusParams{ID: post.ID, Status: string(status), Error: errText, PostedDate: postedAt})
 	if err != nil {
 		return fmt.Errorf("app: settle post: %w", err)
 	}
-	if status != PostPosted && status != PostError {
+	if status != app.PostPosted && status != app.PostError {
 		return nil
 	}
 	views, err := s.postViewsWith(ctx, q, []store.Post{row}, targets, &owner.verbose, false)
 	if err != nil {
 		return err
 	}
-	return s.Emit(ctx, tx, row.OrganizationID, EventPostPublished, views[0])
+	return s.app.Emit(ctx, tx, row.OrganizationID, app.EventPostPublished, views[0])
 }
 
 // settle answers an owner's status from its targets of a kind, with the error summary and the
 // posted date (the last target's) once final.
-func settle(targets []store.PublishTarget, kind string) (PostStatus, *string, *time.Time) {
+func settle(targets []store.PublishTarget, kind string) (app.PostStatus, *string, *time.Time) {
 	var errs []string
 	final, posted, retrying := true, true, false
 	var last *time.Time
@@ -270,19 +271,19 @@ func settle(targets []store.PublishTarget, kind string) (PostStatus, *string, *t
 		if t.Kind != kind {
 			continue
 		}
-		st := PostStatus(t.Status)
+		st := app.PostStatus(t.Status)
 		switch st {
-		case PostPosted:
+		case app.PostPosted:
 			if t.PostedAt != nil && (last == nil || t.PostedAt.After(*last)) {
 				last = t.PostedAt
 			}
-		case PostError:
+		case app.PostError:
 			posted = false
 			if t.Error != nil {
-				errs = append(errs, Network(t.Network).DisplayName()+": "+*t.Error)
+				errs = append(errs, app.Network(t.Network).DisplayName()+": "+*t.Error)
 			}
-		case PostDeleted:
-		case PostRetrying:
+		case app.PostDeleted:
+		case app.PostRetrying:
 			final, retrying = false, true
 		default:
 			final = false
@@ -291,14 +292,14 @@ func settle(targets []store.PublishTarget, kind string) (PostStatus, *string, *t
 	sort.Strings(errs)
 	switch {
 	case final && posted:
-		return PostPosted, nil, last
+		return app.PostPosted, nil, last
 	case final:
 		msg := "Failed to publish on " + strings.Join(errs, "; ")
-		return PostError, &msg, last
+		return app.PostError, &msg, last
 	case retrying:
-		return PostRetrying, nil, nil
+		return app.PostRetrying, nil, nil
 	}
-	return PostProcessing, nil, nil
+	return app.PostProcessing, nil, nil
 }
 
 func deref(s *string) string {

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -7,13 +7,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // UpdatePost changes a DRAFT, REVIEW or SCHEDULED post. A new date or status reschedules: every
 // target gets a new version (jobs already queued become no-ops) and a SCHEDULED post new jobs.
-func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -21,22 +22,22 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Pos
 		q := s.q.WithTx(tx)
 		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Post", "app: update post")
+			return app.NotFoundOr(err, "Post", "app: update post")
 		}
-		switch st := PostStatus(row.Status); {
+		switch st := app.PostStatus(row.Status); {
 		case st.Editable():
-		case st == PostDeleted:
-			return NotFound("Post")
+		case st == app.PostDeleted:
+			return app.NotFound("Post")
 		default:
-			return Invalid("Validation failed: status: A "+row.Status+" post cannot be edited",
-				Issue{Code: IssueCustom, Message: "A " + row.Status + " post cannot be edited", Path: []any{"status"}})
+			return app.Invalid("Validation failed: status: A "+row.Status+" post cannot be edited",
+				app.Issue{Code: app.IssueCustom, Message: "A " + row.Status + " post cannot be edited", Path: []any{"status"}})
 		}
 		cur := postFromRow(row)
 		in, err := s.postInput(&cur, p)
 		if err != nil {
 			return err
 		}
-		in.keepDate = p.PostDate == nil && in.status == PostStatus(row.Status)
+		in.keepDate = p.PostDate == nil && in.status == app.PostStatus(row.Status)
 		accounts, _, err := s.teamAccounts(ctx, q, pr.OrganizationID, row.TeamID)
 		if err != nil {
 			return err
@@ -48,7 +49,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Pos
 			return err
 		}
 		counted := row.CountedAt
-		if in.status == PostScheduled {
+		if in.status == app.PostScheduled {
 			if err := q.LockOrganizationQuota(ctx, pr.OrganizationID); err != nil {
 				return fmt.Errorf("app: update post: %w", err)
 			}
@@ -73,7 +74,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p PostParams) (*Pos
 		if err := s.syncPostUploads(ctx, q, row.ID, in); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
 			Metadata: map[string]any{"status": in.status}}))
 	})
 	if err != nil {

@@ -1,30 +1,31 @@
-package app
+package publishing
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // postViews builds the records of posts: targets become errors, externalData and (when the
 // organization shows verbose errors) errorsVerbose; links adds uploads and social accounts.
-func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]Post, error) {
+func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]app.Post, error) {
 	return s.postViewsWith(ctx, q, rows, nil, nil, links)
 }
 
 // postViewsWith is postViews with the posts' targets and the organization's showVerboseErrors
 // already read (nil: read them).
-func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, verbose *bool, links bool) ([]Post, error) {
+func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, verbose *bool, links bool) ([]app.Post, error) {
 	if len(rows) == 0 {
-		return []Post{}, nil
+		return []app.Post{}, nil
 	}
 	var err error
 	if verbose == nil {
 		org, err := q.GetOrganization(ctx, rows[0].OrganizationID)
 		if err != nil {
-			return nil, notFoundOr(err, "Organization", "app: post view")
+			return nil, app.NotFoundOr(err, "Organization", "app: post view")
 		}
 		verbose = &org.ShowVerboseErrors
 	}
@@ -41,8 +42,8 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 	for _, t := range targets {
 		byPost[*t.PostID] = append(byPost[*t.PostID], t)
 	}
-	var upLinks map[string][]PostUploadLink
-	var accounts map[string]SocialAccount
+	var upLinks map[string][]app.PostUploadLink
+	var accounts map[string]app.SocialAccount
 	if links {
 		if upLinks, err = s.postUploadLinks(ctx, q, rows[0].OrganizationID, ids); err != nil {
 			return nil, err
@@ -51,27 +52,27 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 		if err != nil {
 			return nil, fmt.Errorf("app: post accounts: %w", err)
 		}
-		accounts = map[string]SocialAccount{}
+		accounts = map[string]app.SocialAccount{}
 		for _, a := range accs {
-			accounts[a.ID] = socialAccountFromRow(a)
+			accounts[a.ID] = app.SocialAccountFromRow(a)
 		}
 	}
-	out := make([]Post, len(rows))
+	out := make([]app.Post, len(rows))
 	for i, r := range rows {
 		p := postFromRow(r)
-		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], targetPost, *verbose)
+		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], app.TargetPost, *verbose)
 		if links {
 			p.Uploads = upLinks[r.ID]
 			if p.Uploads == nil {
-				p.Uploads = []PostUploadLink{}
+				p.Uploads = []app.PostUploadLink{}
 			}
-			p.SocialAccounts = []PostSocialAccountLink{}
+			p.SocialAccounts = []app.PostSocialAccountLink{}
 			for _, t := range byPost[r.ID] {
-				if t.Kind != targetPost || t.SocialAccountID == nil {
+				if t.Kind != app.TargetPost || t.SocialAccountID == nil {
 					continue
 				}
 				if a, ok := accounts[*t.SocialAccountID]; ok {
-					p.SocialAccounts = append(p.SocialAccounts, PostSocialAccountLink{PostID: r.ID, SocialAccountID: a.ID,
+					p.SocialAccounts = append(p.SocialAccounts, app.PostSocialAccountLink{PostID: r.ID, SocialAccountID: a.ID,
 						CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, SocialAccount: a})
 				}
 			}
@@ -93,13 +94,13 @@ func teamIDsOf(rows []store.Post) []string {
 	return out
 }
 
-func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID string, postIDs []string) (map[string][]PostUploadLink, error) {
+func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID string, postIDs []string) (map[string][]app.PostUploadLink, error) {
 	links, err := q.ListPostUploadLinks(ctx, postIDs)
 	if err != nil {
 		return nil, fmt.Errorf("app: post uploads: %w", err)
 	}
 	if len(links) == 0 {
-		return map[string][]PostUploadLink{}, nil
+		return map[string][]app.PostUploadLink{}, nil
 	}
 	ids := make([]string, 0, len(links))
 	for _, l := range links {
@@ -109,23 +110,23 @@ func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID s
 	if err != nil {
 		return nil, fmt.Errorf("app: post uploads: %w", err)
 	}
-	byID := map[string]*Upload{}
+	byID := map[string]*app.Upload{}
 	for _, u := range ups {
-		byID[u.ID] = s.uploadFromRow(ctx, u)
+		byID[u.ID] = s.app.UploadFromRow(ctx, u)
 	}
-	out := map[string][]PostUploadLink{}
+	out := map[string][]app.PostUploadLink{}
 	for _, l := range links {
 		if u := byID[l.UploadID]; u != nil {
-			out[l.PostID] = append(out[l.PostID], PostUploadLink{PostID: l.PostID, UploadID: l.UploadID, CreatedAt: l.CreatedAt,
+			out[l.PostID] = append(out[l.PostID], app.PostUploadLink{PostID: l.PostID, UploadID: l.UploadID, CreatedAt: l.CreatedAt,
 				UpdatedAt: l.UpdatedAt, DeletedAt: l.DeletedAt, Upload: *u})
 		}
 	}
 	return out, nil
 }
 
-func postFromRow(r store.Post) Post {
-	p := Post{ID: r.ID, TeamID: r.TeamID, OrganizationID: &r.OrganizationID, Title: r.Title, ReferenceKey: r.ReferenceKey,
-		PostedDate: r.PostedDate, Status: PostStatus(r.Status), Error: r.Error, RetryCount: int(r.RetryCount), ReviewNote: r.ReviewNote,
+func postFromRow(r store.Post) app.Post {
+	p := app.Post{ID: r.ID, TeamID: r.TeamID, OrganizationID: &r.OrganizationID, Title: r.Title, ReferenceKey: r.ReferenceKey,
+		PostedDate: r.PostedDate, Status: app.PostStatus(r.Status), Error: r.Error, RetryCount: int(r.RetryCount), ReviewNote: r.ReviewNote,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 	d := r.PostDate
 	p.PostDate = &d
@@ -134,16 +135,16 @@ func postFromRow(r store.Post) Post {
 		_ = json.Unmarshal(r.FirstComment, &p.FirstComment)
 	}
 	for _, n := range r.SocialAccountTypes {
-		p.SocialAccountTypes = append(p.SocialAccountTypes, Network(n))
+		p.SocialAccountTypes = append(p.SocialAccountTypes, app.Network(n))
 	}
 	return p
 }
 
-func targetFromRow(t store.PublishTarget) PostTarget {
-	out := PostTarget{ID: t.ID, Kind: t.Kind, Network: Network(t.Network), SocialAccountID: t.SocialAccountID, Status: PostStatus(t.Status),
+func targetFromRow(t store.PublishTarget) app.PostTarget {
+	out := app.PostTarget{ID: t.ID, Kind: t.Kind, Network: app.Network(t.Network), SocialAccountID: t.SocialAccountID, Status: app.PostStatus(t.Status),
 		Attempts: int(t.Attempts), NextAttemptAt: t.NextAttemptAt, ExternalID: t.ExternalID, Permalink: t.Permalink, Error: t.Error, PostedAt: t.PostedAt}
 	if t.ErrorVerbose != nil {
-		var v ErrorVerbose
+		var v app.ErrorVerbose
 		if json.Unmarshal(t.ErrorVerbose, &v) == nil {
 			out.ErrorVerbose = &v
 		}
@@ -154,34 +155,34 @@ func targetFromRow(t store.PublishTarget) PostTarget {
 // targetFields are the per-network fields of a post or comment record: all its targets, and where
 // the targets of kind (POST for a post, COMMENT for a comment) landed or why they failed
 // (errorsVerbose only when verbose).
-func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all []PostTarget, external map[Network]*ExternalRef,
-	errs map[Network]*string, errsVerbose map[Network]*ErrorVerbose) {
-	all = make([]PostTarget, 0, len(targets))
-	var firstComments []PostTarget // a post's first comments that failed: shown under their network unless the post failed there too
+func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all []app.PostTarget, external map[app.Network]*app.ExternalRef,
+	errs map[app.Network]*string, errsVerbose map[app.Network]*app.ErrorVerbose) {
+	all = make([]app.PostTarget, 0, len(targets))
+	var firstComments []app.PostTarget // a post's first comments that failed: shown under their network unless the post failed there too
 	for _, t := range targets {
 		pt := targetFromRow(t)
 		all = append(all, pt)
-		if kind == targetPost && t.Kind == targetFirstComment && t.Error != nil {
+		if kind == app.TargetPost && t.Kind == app.TargetFirstComment && t.Error != nil {
 			firstComments = append(firstComments, pt)
 		}
 		if t.Kind != kind {
 			continue
 		}
-		n := Network(t.Network)
+		n := app.Network(t.Network)
 		if t.ExternalID != nil || t.Permalink != nil {
 			if external == nil {
-				external = map[Network]*ExternalRef{}
+				external = map[app.Network]*app.ExternalRef{}
 			}
-			external[n] = &ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
+			external[n] = &app.ExternalRef{ID: t.ExternalID, Permalink: t.Permalink}
 		}
 		if t.Error != nil {
 			if errs == nil {
-				errs = map[Network]*string{}
+				errs = map[app.Network]*string{}
 			}
 			errs[n] = t.Error
 			if verbose && pt.ErrorVerbose != nil {
 				if errsVerbose == nil {
-					errsVerbose = map[Network]*ErrorVerbose{}
+					errsVerbose = map[app.Network]*app.ErrorVerbose{}
 				}
 				errsVerbose[n] = pt.ErrorVerbose
 			}
@@ -192,13 +193,13 @@ func targetFields(targets []store.PublishTarget, kind string, verbose bool) (all
 			continue
 		}
 		if errs == nil {
-			errs = map[Network]*string{}
+			errs = map[app.Network]*string{}
 		}
 		msg := "First comment: " + *fc.Error
 		errs[fc.Network] = &msg
 		if verbose && fc.ErrorVerbose != nil {
 			if errsVerbose == nil {
-				errsVerbose = map[Network]*ErrorVerbose{}
+				errsVerbose = map[app.Network]*app.ErrorVerbose{}
 			}
 			errsVerbose[fc.Network] = fc.ErrorVerbose
 		}

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -6,20 +6,21 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // ReconnectCandidates lists a team's live posts to a network whose target is not attached to the
 // team's current account of that network, or failed (e.g. while the account was disconnected).
-func (s *Service) ReconnectCandidates(ctx context.Context, teamID string, n Network, page Page) ([]ReconnectCandidate, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) ReconnectCandidates(ctx context.Context, teamID string, n app.Network, page app.Page) ([]app.ReconnectCandidate, int, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
-	acct, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	acct, err := s.app.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -28,11 +29,11 @@ func (s *Service) ReconnectCandidates(ctx context.Context, teamID string, n Netw
 	if err != nil {
 		return nil, 0, fmt.Errorf("app: reconnect candidates: %w", err)
 	}
-	out := make([]ReconnectCandidate, 0, len(rows))
+	out := make([]app.ReconnectCandidate, 0, len(rows))
 	total := 0
 	for _, r := range rows {
 		d := r.PostDate
-		out = append(out, ReconnectCandidate{ID: r.ID, Title: r.Title, PostDate: &d, Status: PostStatus(r.Status), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt})
+		out = append(out, app.ReconnectCandidate{ID: r.ID, Title: r.Title, PostDate: &d, Status: app.PostStatus(r.Status), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt})
 		total = int(r.Total)
 	}
 	if len(rows) == 0 && page.Offset > 0 {
@@ -48,12 +49,12 @@ func (s *Service) ReconnectCandidates(ctx context.Context, teamID string, n Netw
 // ReconnectSocialAccount re-attaches the team's posts to a network (postIds, or every candidate) to
 // the team's current account of it; failed targets are scheduled again (now, or at postDate when it
 // is still ahead).
-func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n Network, postIDs []string) (*ReconnectSummary, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n app.Network, postIDs []string) (*app.ReconnectSummary, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
-	acct, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	acct, err := s.app.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}
@@ -67,16 +68,16 @@ func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n N
 			postIDs = append(postIDs, r.ID)
 		}
 	}
-	out := &ReconnectSummary{Results: []ReconnectResult{}}
+	out := &app.ReconnectSummary{Results: []app.ReconnectResult{}}
 	for _, id := range postIDs {
-		res := ReconnectResult{PostID: id}
+		res := app.ReconnectResult{PostID: id}
 		err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 			q := s.q.WithTx(tx)
 			row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 			if err != nil || row.DeletedAt != nil || row.TeamID != teamID {
-				return NotFound("Post")
+				return app.NotFound("Post")
 			}
-			res.Title, res.StatusBefore, res.StatusAfter = &row.Title, PostStatus(row.Status), PostStatus(row.Status)
+			res.Title, res.StatusBefore, res.StatusAfter = &row.Title, app.PostStatus(row.Status), app.PostStatus(row.Status)
 			targets, err := q.ListPostTargets(ctx, []string{row.ID})
 			if err != nil {
 				return err
@@ -84,27 +85,27 @@ func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n N
 			found := false
 			rescheduled := false
 			for _, t := range targets {
-				if Network(t.Network) != n || t.Kind == targetComment {
+				if app.Network(t.Network) != n || t.Kind == app.TargetComment {
 					continue
 				}
 				found = true
-				switch PostStatus(t.Status) {
-				case PostError:
+				switch app.PostStatus(t.Status) {
+				case app.PostError:
 					due := row.PostDate
 					if due.Before(s.now()) {
 						due = s.now().UTC()
 					}
-					nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(PostScheduled), DueAt: &due, Payload: t.Payload, SocialAccountID: &acct.ID})
+					nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(app.PostScheduled), DueAt: &due, Payload: t.Payload, SocialAccountID: &acct.ID})
 					if err != nil {
 						return err
 					}
-					if t.Kind == targetPost {
+					if t.Kind == app.TargetPost {
 						if err := s.enqueueTarget(ctx, tx, nt, due); err != nil {
 							return err
 						}
 						rescheduled = true
 					}
-				case PostPosted, PostProcessing, PostDeleted:
+				case app.PostPosted, app.PostProcessing, app.PostDeleted:
 				default:
 					if _, err := q.SetTargetAccount(ctx, store.SetTargetAccountParams{ID: t.ID, SocialAccountID: &acct.ID}); err != nil {
 						return err
@@ -112,19 +113,19 @@ func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n N
 				}
 			}
 			if !found {
-				return Invalid("The post does not publish to " + n.DisplayName())
+				return app.Invalid("The post does not publish to " + n.DisplayName())
 			}
 			if rescheduled {
-				if _, err := q.SetPostStatus(ctx, store.SetPostStatusParams{ID: row.ID, Status: string(PostScheduled)}); err != nil {
+				if _, err := q.SetPostStatus(ctx, store.SetPostStatusParams{ID: row.ID, Status: string(app.PostScheduled)}); err != nil {
 					return err
 				}
-				res.StatusAfter = PostScheduled
+				res.StatusAfter = app.PostScheduled
 			}
 			return nil
 		})
 		out.Total++
 		if err != nil {
-			res.Message = ErrorMessage(err)
+			res.Message = app.ErrorMessage(err)
 			out.Failed++
 		} else {
 			res.Success = true

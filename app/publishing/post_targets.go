@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -18,7 +19,7 @@ import (
 // and date; targets no longer wanted (a network no longer named, a first comment removed) are
 // removed unless they reached the network. A SCHEDULED post gets one job per POST target at
 // postDate.
-func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[Network]*SocialAccount) error {
+func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[app.Network]*app.SocialAccount) error {
 	q := s.q.WithTx(tx)
 	existing, err := q.ListPostTargets(ctx, []string{post.ID})
 	if err != nil {
@@ -26,11 +27,11 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 	}
 	type key struct {
 		kind string
-		n    Network
+		n    app.Network
 	}
 	have := map[key]store.PublishTarget{}
 	for _, t := range existing {
-		have[key{t.Kind, Network(t.Network)}] = t
+		have[key{t.Kind, app.Network(t.Network)}] = t
 	}
 	want := map[key]bool{}
 	for _, n := range in.types {
@@ -41,20 +42,20 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		due := in.postDate
 		targets := []struct {
 			kind    string
-			status  PostStatus
+			status  app.PostStatus
 			payload []byte
-		}{{targetPost, in.status, in.data.Raw(n)}}
+		}{{app.TargetPost, in.status, in.data.Raw(n)}}
 		if text := in.firstComment[n]; strings.TrimSpace(text) != "" {
 			b, _ := json.Marshal(map[string]string{"text": text})
-			st := targetWaiting
-			if in.status != PostScheduled {
+			st := app.TargetWaiting
+			if in.status != app.PostScheduled {
 				st = in.status
 			}
 			targets = append(targets, struct {
 				kind    string
-				status  PostStatus
+				status  app.PostStatus
 				payload []byte
-			}{targetFirstComment, st, b})
+			}{app.TargetFirstComment, st, b})
 		}
 		for _, tg := range targets {
 			want[key{tg.kind, n}] = true
@@ -68,7 +69,7 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 					Payload: tg.payload, SocialAccountID: acct})
 			} else {
 				attemptKey := post.ID + ":" + strings.ToLower(string(n))
-				if tg.kind == targetFirstComment {
+				if tg.kind == app.TargetFirstComment {
 					attemptKey += ":first-comment"
 				}
 				row, err = q.InsertTarget(ctx, store.InsertTargetParams{OrganizationID: post.OrganizationID, Kind: tg.kind, PostID: &post.ID,
@@ -77,7 +78,7 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 			if err != nil {
 				return fmt.Errorf("app: post target: %w", err)
 			}
-			if tg.kind == targetPost && tg.status == PostScheduled {
+			if tg.kind == app.TargetPost && tg.status == app.PostScheduled {
 				if err := s.enqueueTarget(ctx, tx, row, in.postDate); err != nil {
 					return err
 				}
@@ -97,7 +98,7 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 // reachedNetwork says a target was published, or may have been (an attempt in flight or of
 // unknown outcome): its row is the record of what is on the network, so it is never deleted.
 func reachedNetwork(t store.PublishTarget) bool {
-	return t.Status == string(PostPosted) || t.Status == string(PostProcessing) || t.ExternalID != nil ||
+	return t.Status == string(app.PostPosted) || t.Status == string(app.PostProcessing) || t.ExternalID != nil ||
 		t.AttemptStartedAt != nil || t.OutcomeUnknown
 }
 

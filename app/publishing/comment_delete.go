@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -6,13 +6,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // DeleteComment deletes a comment; its queued jobs become no-ops, and where it was POSTED it is
 // removed from the network when the adapter can (a reply is deleted like a post).
-func (s *Service) DeleteComment(ctx context.Context, id string) (*Comment, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) DeleteComment(ctx context.Context, id string) (*app.Comment, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -21,19 +22,19 @@ func (s *Service) DeleteComment(ctx context.Context, id string) (*Comment, error
 		q := s.q.WithTx(tx)
 		row, err := q.GetCommentForUpdate(ctx, store.GetCommentForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: delete comment")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: delete comment")
 		}
 		targets, err := q.ListCommentTargets(ctx, []string{row.ID})
 		if err != nil {
 			return fmt.Errorf("app: delete comment: %w", err)
 		}
 		for _, t := range targets {
-			switch PostStatus(t.Status) {
-			case PostPosted:
+			switch app.PostStatus(t.Status) {
+			case app.PostPosted:
 				posted = append(posted, t)
-			case PostProcessing:
+			case app.PostProcessing:
 			default:
-				if _, err := q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(PostDeleted)}); err != nil {
+				if _, err := q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(app.PostDeleted)}); err != nil {
 					return fmt.Errorf("app: delete comment: %w", err)
 				}
 			}
@@ -41,7 +42,7 @@ func (s *Service) DeleteComment(ctx context.Context, id string) (*Comment, error
 		if _, err := q.DeleteComment(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: delete comment: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "comment.deleted", TargetType: "comment", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.deleted", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -53,8 +54,8 @@ func (s *Service) DeleteComment(ctx context.Context, id string) (*Comment, error
 }
 
 // RetryComment re-runs the failed networks of a comment, now.
-func (s *Service) RetryComment(ctx context.Context, id string) (*Comment, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) RetryComment(ctx context.Context, id string) (*app.Comment, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (s *Service) RetryComment(ctx context.Context, id string) (*Comment, error)
 		q := s.q.WithTx(tx)
 		row, err := q.GetCommentForUpdate(ctx, store.GetCommentForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: retry comment")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: retry comment")
 		}
 		targets, err := q.ListCommentTargets(ctx, []string{row.ID})
 		if err != nil {
@@ -71,10 +72,10 @@ func (s *Service) RetryComment(ctx context.Context, id string) (*Comment, error)
 		now := s.now().UTC()
 		n := 0
 		for _, t := range targets {
-			if t.Status != string(PostError) {
+			if t.Status != string(app.PostError) {
 				continue
 			}
-			nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(PostScheduled), DueAt: &now, Payload: t.Payload, SocialAccountID: t.SocialAccountID})
+			nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(app.PostScheduled), DueAt: &now, Payload: t.Payload, SocialAccountID: t.SocialAccountID})
 			if err != nil {
 				return fmt.Errorf("app: retry comment: %w", err)
 			}
@@ -84,13 +85,13 @@ func (s *Service) RetryComment(ctx context.Context, id string) (*Comment, error)
 			n++
 		}
 		if n == 0 {
-			return Invalid("Validation failed: status: Only a comment with failed networks can be retried",
-				Issue{Code: IssueCustom, Message: "Only a comment with failed networks can be retried (status " + row.Status + ")", Path: []any{"status"}})
+			return app.Invalid("Validation failed: status: Only a comment with failed networks can be retried",
+				app.Issue{Code: app.IssueCustom, Message: "Only a comment with failed networks can be retried (status " + row.Status + ")", Path: []any{"status"}})
 		}
-		if _, err := q.SetCommentStatus(ctx, store.SetCommentStatusParams{ID: row.ID, Status: string(PostScheduled)}); err != nil {
+		if _, err := q.SetCommentStatus(ctx, store.SetCommentStatusParams{ID: row.ID, Status: string(app.PostScheduled)}); err != nil {
 			return fmt.Errorf("app: retry comment: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "comment.retried", TargetType: "comment", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.retried", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -112,20 +113,20 @@ func (s *Service) settleComment(ctx context.Context, tx pgx.Tx, id string) error
 	if err != nil {
 		return fmt.Errorf("app: settle comment: %w", err)
 	}
-	status, errText, postedAt := settle(targets, targetComment)
-	if status == PostStatus(c.Status) {
+	status, errText, postedAt := settle(targets, app.TargetComment)
+	if status == app.PostStatus(c.Status) {
 		return nil
 	}
 	row, err := q.SetCommentStatus(ctx, store.SetCommentStatusParams{ID: id, Status: string(status), Error: errText, PostedDate: postedAt})
 	if err != nil {
 		return fmt.Errorf("app: settle comment: %w", err)
 	}
-	if status != PostPosted && status != PostError {
+	if status != app.PostPosted && status != app.PostError {
 		return nil
 	}
 	views, err := s.commentViews(ctx, q, []store.Comment{row})
 	if err != nil {
 		return err
 	}
-	return s.Emit(ctx, tx, row.OrganizationID, EventCommentPublished, views[0])
+	return s.app.Emit(ctx, tx, row.OrganizationID, app.EventCommentPublished, views[0])
 }

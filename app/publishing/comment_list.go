@@ -1,26 +1,27 @@
-package app
+package publishing
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // GetComment answers a comment of the caller's organization.
-func (s *Service) GetComment(ctx context.Context, id string) (*Comment, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) GetComment(ctx context.Context, id string) (*app.Comment, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
 	return s.getComment(ctx, pr.OrganizationID, id)
 }
 
-func (s *Service) getComment(ctx context.Context, orgID, id string) (*Comment, error) {
+func (s *Service) getComment(ctx context.Context, orgID, id string) (*app.Comment, error) {
 	row, err := s.q.GetComment(ctx, store.GetCommentParams{ID: id, OrganizationID: orgID})
 	if err != nil {
-		return nil, notFoundOr(err, "Comment", "app: get comment")
+		return nil, app.NotFoundOr(err, "Comment", "app: get comment")
 	}
 	out, err := s.commentViews(ctx, s.q, []store.Comment{row})
 	if err != nil {
@@ -29,13 +30,13 @@ func (s *Service) getComment(ctx context.Context, orgID, id string) (*Comment, e
 	return &out[0], nil
 }
 
-func (s *Service) commentViews(ctx context.Context, q *store.Queries, rows []store.Comment) ([]Comment, error) {
+func (s *Service) commentViews(ctx context.Context, q *store.Queries, rows []store.Comment) ([]app.Comment, error) {
 	if len(rows) == 0 {
-		return []Comment{}, nil
+		return []app.Comment{}, nil
 	}
 	org, err := q.GetOrganization(ctx, rows[0].OrganizationID)
 	if err != nil {
-		return nil, notFoundOr(err, "Organization", "app: comment view")
+		return nil, app.NotFoundOr(err, "Organization", "app: comment view")
 	}
 	ids := make([]string, len(rows))
 	for i, r := range rows {
@@ -49,33 +50,33 @@ func (s *Service) commentViews(ctx context.Context, q *store.Queries, rows []sto
 	for _, t := range targets {
 		by[*t.CommentID] = append(by[*t.CommentID], t)
 	}
-	out := make([]Comment, len(rows))
+	out := make([]app.Comment, len(rows))
 	for i, r := range rows {
 		d := r.PostDate
-		c := Comment{ID: r.ID, TeamID: r.TeamID, OrganizationID: &r.OrganizationID, InternalPostID: r.InternalPostID, ImportedPostID: r.ImportedPostID,
+		c := app.Comment{ID: r.ID, TeamID: r.TeamID, OrganizationID: &r.OrganizationID, InternalPostID: r.InternalPostID, ImportedPostID: r.ImportedPostID,
 			InternalParentCommentID: r.InternalParentCommentID, FetchedParentCommentID: r.FetchedParentCommentID, Title: r.Title, PostDate: &d,
-			PostedDate: r.PostedDate, Status: PostStatus(r.Status), Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
+			PostedDate: r.PostedDate, Status: app.PostStatus(r.Status), Error: r.Error, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 		_ = json.Unmarshal(r.Data, &c.Data)
-		c.Targets, c.ExternalData, c.Errors, c.ErrorsVerbose = targetFields(by[r.ID], targetComment, org.ShowVerboseErrors)
+		c.Targets, c.ExternalData, c.Errors, c.ErrorsVerbose = targetFields(by[r.ID], app.TargetComment, org.ShowVerboseErrors)
 		out[i] = c
 	}
 	return out, nil
 }
 
 // ListComments answers a page of a team's comments matching f, with the total.
-func (s *Service) ListComments(ctx context.Context, f CommentFilter, page Page) ([]Comment, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) ListComments(ctx context.Context, f app.CommentFilter, page app.Page) ([]app.Comment, int, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: f.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-		return nil, 0, notFoundOr(err, "Team", "app: list comments")
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list comments")
 	}
 	if f.PostID != nil && !isUUID(*f.PostID) {
-		return []Comment{}, 0, nil
+		return []app.Comment{}, 0, nil
 	}
 	var status *string
 	if f.Status != nil {

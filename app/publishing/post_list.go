@@ -1,26 +1,27 @@
-package app
+package publishing
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // GetPost answers a post of the caller's organization (deleted ones too, with status DELETED),
 // with its uploads, social accounts and per-network targets.
-func (s *Service) GetPost(ctx context.Context, id string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) GetPost(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
 	return s.getPost(ctx, pr.OrganizationID, id)
 }
 
-func (s *Service) getPost(ctx context.Context, orgID, id string) (*Post, error) {
+func (s *Service) getPost(ctx context.Context, orgID, id string) (*app.Post, error) {
 	row, err := s.q.GetPost(ctx, store.GetPostParams{ID: id, OrganizationID: orgID})
 	if err != nil {
-		return nil, notFoundOr(err, "Post", "app: get post")
+		return nil, app.NotFoundOr(err, "Post", "app: get post")
 	}
 	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
 	if err != nil {
@@ -30,14 +31,14 @@ func (s *Service) getPost(ctx context.Context, orgID, id string) (*Post, error) 
 }
 
 // GetPostByReferenceKey answers the live post with a reference key.
-func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
 	row, err := s.q.GetPostByReferenceKey(ctx, store.GetPostByReferenceKeyParams{OrganizationID: pr.OrganizationID, ReferenceKey: &key})
 	if err != nil {
-		return nil, notFoundOr(err, "Post", "app: post by reference key")
+		return nil, app.NotFoundOr(err, "Post", "app: post by reference key")
 	}
 	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
 	if err != nil {
@@ -47,16 +48,16 @@ func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*Post,
 }
 
 // ListPosts answers a page of a team's posts matching f, with the total.
-func (s *Service) ListPosts(ctx context.Context, f PostFilter, page Page) ([]Post, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: f.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-		return nil, 0, notFoundOr(err, "Team", "app: list posts")
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
 	}
 	lf := store.PostListFilter{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
 		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
@@ -69,7 +70,7 @@ func (s *Service) ListPosts(ctx context.Context, f PostFilter, page Page) ([]Pos
 		return nil, 0, err
 	}
 	if len(ids) == 0 {
-		return []Post{}, total, nil
+		return []app.Post{}, total, nil
 	}
 	rows, err := s.q.GetPostsByIDs(ctx, ids)
 	if err != nil {

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -9,15 +9,34 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
+
+// The publishing pipeline: one River job per target version (PublishTargetArgs), run by
+// jobs.publishWorker through Service.PublishTarget. README "Posts" describes the protocol.
+//
+// Never twice:
+//
+//	tx1  lock the owner (post or comment) then the target; a stale version or a final target
+//	     completes the job and stops. attempt_started_at still set (a worker died mid-call) or
+//	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
+//	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
+//	     PROCESSING; commit.
+//	call the adapter outside any transaction; Checkpoint persists each durable step in its own
+//	     statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
+//	     River's retry (or its rescue of a stuck job) reconciles it.
+//	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
+//	     cleared); release first comments; finalise the owner when every target is final
+//	     (post.published / comment.published in the same transaction); complete the River job in
+//	     the same transaction (river.JobCompleteTx, through complete).
 
 // maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
 // RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
 const maxPublishAttempts = 8
 
-func publishArgs(t store.PublishTarget) PublishTargetArgs {
-	return PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
+func publishArgs(t store.PublishTarget) app.PublishTargetArgs {
+	return app.PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
 }
 
 // attempt is what tx1 hands to the network call.
@@ -27,11 +46,11 @@ type attempt struct {
 	startedAt time.Time
 }
 
-var finalTargetStatuses = map[PostStatus]bool{PostPosted: true, PostError: true, PostDeleted: true}
+var finalTargetStatuses = map[app.PostStatus]bool{app.PostPosted: true, app.PostError: true, app.PostDeleted: true}
 
 // PublishTarget runs one job of the pipeline for a target version. complete is called in the
 // transaction that writes the job's outcome (or finds nothing to do).
-func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, complete CompleteFunc) error {
+func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs, complete app.CompleteFunc) error {
 	targetID, version := args.TargetID, args.Version
 	var at *attempt
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -61,13 +80,13 @@ func (s *Service) PublishTarget(ctx context.Context, args PublishTargetArgs, com
 		if err != nil {
 			return fmt.Errorf("app: publish: %w", err)
 		}
-		st := PostStatus(t.Status)
-		if int(t.Version) != version || locked.deleted || (st != PostScheduled && st != PostRetrying && st != PostProcessing) {
+		st := app.PostStatus(t.Status)
+		if int(t.Version) != version || locked.deleted || (st != app.PostScheduled && st != app.PostRetrying && st != app.PostProcessing) {
 			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
 		}
 		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
 		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.publishLease)) {
-			return &ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.publishLease)}
+			return &app.ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.publishLease)}
 		}
 		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
 		started, err := q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}) // and the owner PROCESSING
@@ -141,14 +160,14 @@ func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.Publi
 }
 
 // permanent builds a refusal that is Crier's own (no network answer).
-func permanent(n Network, msg string) error {
-	return &NetworkError{Network: n, Class: ErrPermanent, Message: msg}
+func permanent(n app.Network, msg string) error {
+	return &app.NetworkError{Network: n, Class: app.ErrPermanent, Message: msg}
 }
 
 // callNetwork makes the attempt: Find first when reconciling, then Publish (or Reply).
-func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, error) {
+func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published, error) {
 	t := at.target
-	n := Network(t.Network)
+	n := app.Network(t.Network)
 	if t.SocialAccountID == nil {
 		return nil, permanent(n, "No "+n.DisplayName()+" account is connected to the team")
 	}
@@ -159,11 +178,11 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 		}
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.app.Adapter(n)
 	if err != nil {
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
 	}
-	acct := socialAccountFromRow(row)
+	acct := app.SocialAccountFromRow(row)
 	checkpoint := func(ctx context.Context, key, value string) error {
 		if _, err := s.q.SaveCheckpoint(ctx, store.SaveCheckpointParams{ID: t.ID, Key: key, Value: value}); err != nil {
 			return fmt.Errorf("app: checkpoint %s: %w", key, err)
@@ -173,8 +192,8 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 	resume := map[string]string{}
 	_ = json.Unmarshal(t.Checkpoints, &resume)
 
-	if t.Kind != targetPost {
-		rep, ok := a.(Replier)
+	if t.Kind != app.TargetPost {
+		rep, ok := a.(app.Replier)
 		if !ok {
 			return nil, permanent(n, "Replying on "+n.DisplayName()+" is not available yet")
 		}
@@ -183,10 +202,10 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 			return nil, err
 		}
 		req.Resume, req.Checkpoint = resume, checkpoint
-		var out *Published
-		_, err = s.withToken(ctx, row, func(tok *Token) error {
+		var out *app.Published
+		_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
 			if at.reconcile {
-				f, ok := a.(ReplyFinder)
+				f, ok := a.(app.ReplyFinder)
 				if !ok {
 					return permanent(n, "An earlier attempt's outcome is unknown and "+n.DisplayName()+" cannot be searched for it; not replying again to avoid a duplicate")
 				}
@@ -203,7 +222,7 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 		return out, err
 	}
 
-	pub, ok := a.(Publisher)
+	pub, ok := a.(app.Publisher)
 	if !ok {
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available yet")
 	}
@@ -212,8 +231,8 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*Published, err
 		return nil, err
 	}
 	req.Resume, req.Checkpoint = resume, checkpoint
-	var out *Published
-	_, err = s.withToken(ctx, row, func(tok *Token) error {
+	var out *app.Published
+	_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
 		if at.reconcile {
 			found, err := pub.Find(ctx, tok, req)
 			if err != nil || found != nil {

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // CreatePost creates a post (DRAFT, REVIEW or SCHEDULED). A scheduled post counts in the monthly
 // quota and gets one River job per network at postDate, in the same transaction.
-func (s *Service) CreatePost(ctx context.Context, p PostParams) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -26,7 +27,7 @@ func (s *Service) CreatePost(ctx context.Context, p PostParams) (*Post, error) {
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: p.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-			return notFoundOr(err, "Team", "app: create post")
+			return app.NotFoundOr(err, "Team", "app: create post")
 		}
 		accounts, _, err := s.teamAccounts(ctx, q, pr.OrganizationID, p.TeamID)
 		if err != nil {
@@ -39,7 +40,7 @@ func (s *Service) CreatePost(ctx context.Context, p PostParams) (*Post, error) {
 			return err
 		}
 		var counted *time.Time
-		if in.status == PostScheduled {
+		if in.status == app.PostScheduled {
 			if err := q.LockOrganizationQuota(ctx, pr.OrganizationID); err != nil {
 				return fmt.Errorf("app: create post: %w", err)
 			}
@@ -63,7 +64,7 @@ func (s *Service) CreatePost(ctx context.Context, p PostParams) (*Post, error) {
 		if err := s.syncPostUploads(ctx, q, row.ID, in); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.created", TargetType: "post", TargetID: row.ID,
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.created", TargetType: "post", TargetID: row.ID,
 			Metadata: map[string]any{"status": in.status, "networks": in.types}}))
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -22,25 +23,25 @@ func parsePostDate(raw, field string) (time.Time, error) {
 			return t.UTC(), nil
 		}
 	}
-	return time.Time{}, Invalid("Validation failed: "+field+": Invalid date", Issue{Code: IssueInvalidDate, Message: "Invalid date", Path: []any{field}})
+	return time.Time{}, app.Invalid("Validation failed: "+field+": Invalid date", app.Issue{Code: app.IssueInvalidDate, Message: "Invalid date", Path: []any{field}})
 }
 
 // applyPostDefaults writes each payload's defaults into it.
-func applyPostDefaults(d *PostData) {
+func applyPostDefaults(d *app.PostData) {
 	for _, n := range d.Networks() {
-		if p, ok := d.Of(n).(Defaulter); ok {
+		if p, ok := d.Of(n).(app.Defaulter); ok {
 			p.SetDefaults()
 		}
 	}
 }
 
 // payloadOf decodes a target's stored payload into its network's type.
-func payloadOf(n Network, raw []byte) (Payload, error) {
-	b, err := json.Marshal(map[Network]json.RawMessage{n: raw})
+func payloadOf(n app.Network, raw []byte) (app.Payload, error) {
+	b, err := json.Marshal(map[app.Network]json.RawMessage{n: raw})
 	if err != nil {
 		return nil, err
 	}
-	var d PostData
+	var d app.PostData
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, err
 	}
@@ -51,9 +52,9 @@ func payloadOf(n Network, raw []byte) (Payload, error) {
 	return p, nil
 }
 
-func uniqueNetworks(in []Network) []Network {
-	seen := map[Network]bool{}
-	var out []Network
+func uniqueNetworks(in []app.Network) []app.Network {
+	seen := map[app.Network]bool{}
+	var out []app.Network
 	for _, n := range in {
 		if !seen[n] {
 			seen[n] = true
@@ -63,7 +64,7 @@ func uniqueNetworks(in []Network) []Network {
 	return out
 }
 
-func networkStrings(in []Network) []string {
+func networkStrings(in []app.Network) []string {
 	out := make([]string, len(in))
 	for i, n := range in {
 		out[i] = string(n)
@@ -71,13 +72,13 @@ func networkStrings(in []Network) []string {
 	return out
 }
 
-func issuesError(issues []Issue) error {
+func issuesError(issues []app.Issue) error {
 	first := issues[0]
 	parts := make([]string, len(first.Path))
 	for i, p := range first.Path {
 		parts[i] = fmt.Sprint(p)
 	}
-	return Invalid("Validation failed: "+strings.Join(parts, ".")+": "+first.Message, issues...)
+	return app.Invalid("Validation failed: "+strings.Join(parts, ".")+": "+first.Message, issues...)
 }
 
 // postInput is a create or update resolved and checked.
@@ -88,31 +89,31 @@ type postInput struct {
 	title        string
 	referenceKey *string
 	postDate     time.Time
-	status       PostStatus
-	types        []Network
-	data         PostData
-	firstComment map[Network]string
+	status       app.PostStatus
+	types        []app.Network
+	data         app.PostData
+	firstComment map[app.Network]string
 }
 
 // checkPost validates a post's content against the team with the per-network rules
 // (post_rules.go and each network's rules.go): accounts, channels, uploads, text limits, dates.
-func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[Network]*SocialAccount) error {
-	ids := ruleUploadIDs(&in.data)
-	uploads := map[string]*Upload{}
+func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[app.Network]*app.SocialAccount) error {
+	ids := app.RuleUploadIDs(&in.data)
+	uploads := map[string]*app.Upload{}
 	if len(ids) > 0 {
 		rows, err := q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
 		if err != nil {
 			return fmt.Errorf("app: post uploads: %w", err)
 		}
 		for _, r := range rows {
-			uploads[r.ID] = s.uploadFromRow(ctx, r)
+			uploads[r.ID] = s.app.UploadFromRow(ctx, r)
 		}
 	}
 	postDate := in.postDate
 	if in.keepDate {
 		postDate = s.now() // an edit that keeps a due post's date is not refused for that date
 	}
-	issues := checkPostRules(PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
+	issues := app.CheckPostRules(app.PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
 		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment})
 	if len(issues) > 0 {
 		return issuesError(issues)
@@ -121,14 +122,14 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 }
 
 // teamAccounts answers the team's live accounts by network.
-func (s *Service) teamAccounts(ctx context.Context, q *store.Queries, orgID, teamID string) (map[Network]*SocialAccount, map[Network]store.SocialAccount, error) {
+func (s *Service) teamAccounts(ctx context.Context, q *store.Queries, orgID, teamID string) (map[app.Network]*app.SocialAccount, map[app.Network]store.SocialAccount, error) {
 	rows, err := q.ListTeamSocialAccounts(ctx, store.ListTeamSocialAccountsParams{OrganizationID: orgID, TeamIds: []string{teamID}})
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: team accounts: %w", err)
 	}
-	out, raw := map[Network]*SocialAccount{}, map[Network]store.SocialAccount{}
+	out, raw := map[app.Network]*app.SocialAccount{}, map[app.Network]store.SocialAccount{}
 	for _, r := range rows {
-		a := socialAccountFromRow(r)
+		a := app.SocialAccountFromRow(r)
 		out[a.Type], raw[a.Type] = &a, r
 	}
 	return out, raw, nil
@@ -137,13 +138,13 @@ func (s *Service) teamAccounts(ctx context.Context, q *store.Queries, orgID, tea
 // checkQuotas refuses (403) a post that would pass the plan's monthly posts or an account's daily
 // cap on the post's UTC day. Call with the organization's quota lock held.
 func (s *Service) checkQuotas(ctx context.Context, q *store.Queries, orgID string, counting bool, postID *string, postDate time.Time,
-	types []Network, accounts map[Network]*SocialAccount) error {
+	types []app.Network, accounts map[app.Network]*app.SocialAccount) error {
 	if counting {
 		org, err := q.GetOrganization(ctx, orgID)
 		if err != nil {
-			return notFoundOr(err, "Organization", "app: post quota")
+			return app.NotFoundOr(err, "Organization", "app: post quota")
 		}
-		limit := LimitsOf(Plan(org.Plan)).MonthlyPosts
+		limit := app.LimitsOf(app.Plan(org.Plan)).MonthlyPosts
 		now := s.now().UTC()
 		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 		used, err := q.CountPostsSince(ctx, store.CountPostsSinceParams{OrganizationID: orgID, Since: &month})
@@ -151,7 +152,7 @@ func (s *Service) checkQuotas(ctx context.Context, q *store.Queries, orgID strin
 			return fmt.Errorf("app: post quota: %w", err)
 		}
 		if int(used) >= limit {
-			return Errorf(EForbidden, "Monthly post limit reached: the %s plan allows %d posts a month (%d used); upgrade the plan or wait for next month",
+			return app.Errorf(app.EForbidden, "Monthly post limit reached: the %s plan allows %d posts a month (%d used); upgrade the plan or wait for next month",
 				org.Plan, limit, used)
 		}
 	}
@@ -163,14 +164,14 @@ func (s *Service) checkQuotas(ctx context.Context, q *store.Queries, orgID strin
 		if a == nil {
 			continue
 		}
-		limit := DailyCapsOf(n).Posts
-		used, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &a.ID, Kinds: []string{targetPost},
+		limit := app.DailyCapsOf(n).Posts
+		used, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &a.ID, Kinds: []string{app.TargetPost},
 			DayFrom: &from, DayTo: &to, ExceptPost: postID})
 		if err != nil {
 			return fmt.Errorf("app: daily limit: %w", err)
 		}
 		if int(used) >= limit {
-			return Errorf(EForbidden, "Daily post limit reached for the %s account on %s: %d posts a day (dailyPostLimit)",
+			return app.Errorf(app.EForbidden, "Daily post limit reached for the %s account on %s: %d posts a day (dailyPostLimit)",
 				n.DisplayName(), from.Format("2006-01-02"), limit)
 		}
 	}
@@ -179,7 +180,7 @@ func (s *Service) checkQuotas(ctx context.Context, q *store.Queries, orgID strin
 
 // postInput merges p over an existing post (nil for a create) and checks the fields the
 // contract cannot.
-func (s *Service) postInput(cur *Post, p PostParams) (*postInput, error) {
+func (s *Service) postInput(cur *app.Post, p app.PostParams) (*postInput, error) {
 	in := &postInput{}
 	if cur != nil {
 		in.title, in.referenceKey, in.status, in.types, in.data, in.firstComment = cur.Title, cur.ReferenceKey, cur.Status, cur.SocialAccountTypes, cur.Data, cur.FirstComment
@@ -215,27 +216,27 @@ func (s *Service) postInput(cur *Post, p PostParams) (*postInput, error) {
 	if p.FirstCommentSet {
 		in.firstComment = p.FirstComment
 	}
-	var issues []Issue
+	var issues []app.Issue
 	if strings.TrimSpace(in.title) == "" {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"title"}})
+		issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"title"}})
 	}
 	switch in.status {
-	case PostDraft, PostScheduled, PostReview:
+	case app.PostDraft, app.PostScheduled, app.PostReview:
 	default:
-		issues = append(issues, Issue{Code: IssueInvalidEnumValue, Path: []any{"status"},
+		issues = append(issues, app.Issue{Code: app.IssueInvalidEnumValue, Path: []any{"status"},
 			Message: fmt.Sprintf("Invalid enum value. Expected 'DRAFT' | 'SCHEDULED' | 'REVIEW', received '%s'", in.status)})
 	}
 	if len(in.types) == 0 {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "Array must contain at least 1 element(s)", Path: []any{"socialAccountTypes"}})
+		issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "Array must contain at least 1 element(s)", Path: []any{"socialAccountTypes"}})
 	}
 	for i, n := range in.types {
 		if !n.Valid() {
-			issues = append(issues, Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value '" + string(n) + "'", Path: []any{"socialAccountTypes", i}})
+			issues = append(issues, app.Issue{Code: app.IssueInvalidEnumValue, Message: "Invalid enum value '" + string(n) + "'", Path: []any{"socialAccountTypes", i}})
 		}
 	}
 	for n := range in.firstComment {
 		if !containsNetwork(in.types, n) {
-			issues = append(issues, Issue{Code: IssueCustom, Message: "firstComment names a network the post does not publish to", Path: []any{"firstComment", string(n)}})
+			issues = append(issues, app.Issue{Code: app.IssueCustom, Message: "firstComment names a network the post does not publish to", Path: []any{"firstComment", string(n)}})
 		}
 	}
 	if len(issues) > 0 {
@@ -243,13 +244,13 @@ func (s *Service) postInput(cur *Post, p PostParams) (*postInput, error) {
 		return nil, issuesError(issues)
 	}
 	for _, n := range in.types {
-		in.data.ensurePayload(n)
+		in.data.EnsurePayload(n)
 	}
 	applyPostDefaults(&in.data)
 	return in, nil
 }
 
-func containsNetwork(ns []Network, n Network) bool {
+func containsNetwork(ns []app.Network, n app.Network) bool {
 	for _, x := range ns {
 		if x == n {
 			return true
@@ -258,8 +259,8 @@ func containsNetwork(ns []Network, n Network) bool {
 	return false
 }
 
-func firstCommentJSON(fc map[Network]string) []byte {
-	clean := map[Network]string{}
+func firstCommentJSON(fc map[app.Network]string) []byte {
+	clean := map[app.Network]string{}
 	for n, t := range fc {
 		if strings.TrimSpace(t) != "" {
 			clean[n] = t
@@ -278,8 +279,8 @@ func (s *Service) checkReferenceKey(ctx context.Context, q *store.Queries, orgID
 	}
 	row, err := q.GetPostByReferenceKey(ctx, store.GetPostByReferenceKeyParams{OrganizationID: orgID, ReferenceKey: key})
 	if err == nil && row.ID != self {
-		return Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
-			Issue{Code: IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
+		return app.Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
+			app.Issue{Code: app.IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
 	}
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("app: reference key: %w", err)
@@ -290,8 +291,8 @@ func (s *Service) checkReferenceKey(ctx context.Context, q *store.Queries, orgID
 func (s *Service) referenceKeyConflict(err error, op string) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" && strings.Contains(pgErr.ConstraintName, "reference_key") {
-		return Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
-			Issue{Code: IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
+		return app.Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
+			app.Issue{Code: app.IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -15,23 +16,23 @@ type commentInput struct {
 	title                  *string
 	postID, parentID       *string
 	postDate               time.Time
-	status                 PostStatus
-	types                  []Network
-	texts                  map[Network]string
+	status                 app.PostStatus
+	types                  []app.Network
+	texts                  map[app.Network]string
 	importedID, fetchedID  *string
 	explicitTypes, anyText bool
 }
 
 // commentInput merges p over an existing comment (nil on create).
-func (s *Service) commentInput(cur *store.Comment, p CommentParams) (*commentInput, error) {
-	in := &commentInput{postDate: s.now().UTC(), status: PostScheduled, texts: map[Network]string{}}
+func (s *Service) commentInput(cur *store.Comment, p app.CommentParams) (*commentInput, error) {
+	in := &commentInput{postDate: s.now().UTC(), status: app.PostScheduled, texts: map[app.Network]string{}}
 	if cur != nil {
-		in.title, in.postID, in.parentID, in.postDate, in.status = cur.Title, cur.InternalPostID, cur.InternalParentCommentID, cur.PostDate, PostStatus(cur.Status)
+		in.title, in.postID, in.parentID, in.postDate, in.status = cur.Title, cur.InternalPostID, cur.InternalParentCommentID, cur.PostDate, app.PostStatus(cur.Status)
 		in.importedID, in.fetchedID = cur.ImportedPostID, cur.FetchedParentCommentID
 		for _, n := range cur.SocialAccountTypes {
-			in.types = append(in.types, Network(n))
+			in.types = append(in.types, app.Network(n))
 		}
-		var data map[Network]CommentText
+		var data map[app.Network]app.CommentText
 		_ = json.Unmarshal(cur.Data, &data)
 		for n, t := range data {
 			if t.Text != nil {
@@ -76,27 +77,27 @@ func (s *Service) commentInput(cur *store.Comment, p CommentParams) (*commentInp
 		}
 	}
 	if p.Text != nil {
-		in.texts[Network("*")] = *p.Text
+		in.texts[app.Network("*")] = *p.Text
 	}
 	if (in.importedID != nil || in.fetchedID != nil) && in.postID == nil && in.parentID == nil {
-		return nil, Errorf(ENotImplemented, "Replying to imported posts and fetched comments needs the imports capability, which has not landed")
+		return nil, app.Errorf(app.ENotImplemented, "Replying to imported posts and fetched comments needs the imports capability, which has not landed")
 	}
 	if in.postID == nil && in.parentID == nil {
-		return nil, Invalid("Validation failed: internalPostId: Required",
-			Issue{Code: IssueInvalidType, Message: "internalPostId or internalParentCommentId is required", Path: []any{"internalPostId"}})
+		return nil, app.Invalid("Validation failed: internalPostId: Required",
+			app.Issue{Code: app.IssueInvalidType, Message: "internalPostId or internalParentCommentId is required", Path: []any{"internalPostId"}})
 	}
-	if in.status != PostDraft && in.status != PostScheduled {
-		return nil, Invalid("Validation failed: status: Invalid enum value",
-			Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value. Expected 'DRAFT' | 'SCHEDULED', received '" + string(in.status) + "'", Path: []any{"status"}})
+	if in.status != app.PostDraft && in.status != app.PostScheduled {
+		return nil, app.Invalid("Validation failed: status: Invalid enum value",
+			app.Issue{Code: app.IssueInvalidEnumValue, Message: "Invalid enum value. Expected 'DRAFT' | 'SCHEDULED', received '" + string(in.status) + "'", Path: []any{"status"}})
 	}
 	return in, nil
 }
 
-func (in *commentInput) textOf(n Network) string {
+func (in *commentInput) textOf(n app.Network) string {
 	if t, ok := in.texts[n]; ok {
 		return t
 	}
-	return in.texts[Network("*")]
+	return in.texts[app.Network("*")]
 }
 
 // resolveParent checks the post or comment replied to (same team) and defaults the networks to its.
@@ -105,7 +106,7 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 	if in.parentID != nil {
 		c, err := q.GetComment(ctx, store.GetCommentParams{ID: *in.parentID, OrganizationID: orgID})
 		if err != nil || c.DeletedAt != nil || c.TeamID != teamID {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: comment parent")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: comment parent")
 		}
 		parentTypes = c.SocialAccountTypes
 		if in.postID == nil {
@@ -114,24 +115,24 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 	} else {
 		p, err := q.GetPost(ctx, store.GetPostParams{ID: *in.postID, OrganizationID: orgID})
 		if err != nil || p.DeletedAt != nil || p.TeamID != teamID {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: comment parent")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: comment parent")
 		}
 		parentTypes = p.SocialAccountTypes
 	}
 	if len(in.types) == 0 {
 		for _, n := range parentTypes {
-			if commentNetwork(Network(n)) {
-				in.types = append(in.types, Network(n))
+			if commentNetwork(app.Network(n)) {
+				in.types = append(in.types, app.Network(n))
 			}
 		}
 	}
-	var issues []Issue
+	var issues []app.Issue
 	if len(in.types) == 0 {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "Array must contain at least 1 element(s)", Path: []any{"socialAccountTypes"}})
+		issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "Array must contain at least 1 element(s)", Path: []any{"socialAccountTypes"}})
 	}
 	for i, n := range in.types {
 		if !commentNetwork(n) {
-			issues = append(issues, Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value '" + string(n) + "'", Path: []any{"socialAccountTypes", i}})
+			issues = append(issues, app.Issue{Code: app.IssueInvalidEnumValue, Message: "Invalid enum value '" + string(n) + "'", Path: []any{"socialAccountTypes", i}})
 			continue
 		}
 		found := false
@@ -139,10 +140,10 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 			found = found || pn == string(n)
 		}
 		if !found {
-			issues = append(issues, Issue{Code: IssueCustom, Message: "The post or comment replied to does not publish to " + n.DisplayName(), Path: []any{"socialAccountTypes", i}})
+			issues = append(issues, app.Issue{Code: app.IssueCustom, Message: "The post or comment replied to does not publish to " + n.DisplayName(), Path: []any{"socialAccountTypes", i}})
 		}
 		if strings.TrimSpace(in.textOf(n)) == "" {
-			issues = append(issues, Issue{Code: IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"data", string(n), "text"}})
+			issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"data", string(n), "text"}})
 		}
 	}
 	if len(issues) > 0 {
@@ -152,16 +153,16 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 }
 
 // commentNetwork reports whether posts on n can be commented on through Crier.
-func commentNetwork(n Network) bool {
-	s := SpecOf(n)
+func commentNetwork(n app.Network) bool {
+	s := app.SpecOf(n)
 	return s != nil && s.Comments
 }
 
 func (in *commentInput) dataJSON() []byte {
-	out := map[Network]CommentText{}
+	out := map[app.Network]app.CommentText{}
 	for _, n := range in.types {
 		t := in.textOf(n)
-		out[n] = CommentText{Text: &t}
+		out[n] = app.CommentText{Text: &t}
 	}
 	b, _ := json.Marshal(out)
 	return b

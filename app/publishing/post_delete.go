@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -8,14 +8,15 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // DeletePost deletes a post: queued jobs become no-ops (their targets get a new version), its
 // uploads are released, and where it was POSTED it is deleted on the network when the network
 // allows it (a refusal or ErrNotSupported leaves the network's copy, recorded on the target).
-func (s *Service) DeletePost(ctx context.Context, id string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) DeletePost(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -24,25 +25,25 @@ func (s *Service) DeletePost(ctx context.Context, id string) (*Post, error) {
 		q := s.q.WithTx(tx)
 		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Post", "app: delete post")
+			return app.NotFoundOr(err, "Post", "app: delete post")
 		}
 		if row.DeletedAt != nil {
-			return NotFound("Post")
+			return app.NotFound("Post")
 		}
 		targets, err := q.ListPostTargets(ctx, []string{row.ID})
 		if err != nil {
 			return fmt.Errorf("app: delete post: %w", err)
 		}
 		for _, t := range targets {
-			switch PostStatus(t.Status) {
-			case PostPosted:
-				if t.Kind == targetPost {
+			switch app.PostStatus(t.Status) {
+			case app.PostPosted:
+				if t.Kind == app.TargetPost {
 					posted = append(posted, t)
 				}
-			case PostProcessing:
+			case app.PostProcessing:
 				// In flight: its outcome is still recorded when it comes back (never lost).
 			default:
-				if _, err := q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(PostDeleted)}); err != nil {
+				if _, err := q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(app.PostDeleted)}); err != nil {
 					return fmt.Errorf("app: delete post: %w", err)
 				}
 			}
@@ -53,7 +54,7 @@ func (s *Service) DeletePost(ctx context.Context, id string) (*Post, error) {
 		if err := q.ReleasePostUploads(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: delete post: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.deleted", TargetType: "post", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.deleted", TargetType: "post", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -66,18 +67,18 @@ func (s *Service) DeletePost(ctx context.Context, id string) (*Post, error) {
 
 // deleteOnNetwork removes a published target from its network (best effort) and records it.
 func (s *Service) deleteOnNetwork(ctx context.Context, t store.PublishTarget) {
-	n := Network(t.Network)
+	n := app.Network(t.Network)
 	fail := func(msg string) {
-		_, _ = s.q.TargetFailed(ctx, store.TargetFailedParams{ID: t.ID, Status: string(PostPosted), Error: &msg})
+		_, _ = s.q.TargetFailed(ctx, store.TargetFailedParams{ID: t.ID, Status: string(app.PostPosted), Error: &msg})
 	}
 	if t.SocialAccountID == nil || t.ExternalID == nil {
 		return
 	}
-	a, err := s.adapter(n)
+	a, err := s.app.Adapter(n)
 	if err != nil {
 		return
 	}
-	pub, ok := a.(Publisher)
+	pub, ok := a.(app.Publisher)
 	if !ok {
 		fail("Deleting on " + n.DisplayName() + " is not available")
 		return
@@ -87,19 +88,19 @@ func (s *Service) deleteOnNetwork(ctx context.Context, t store.PublishTarget) {
 		fail("The " + n.DisplayName() + " account is gone; the post stays on the network")
 		return
 	}
-	acct := socialAccountFromRow(row)
+	acct := app.SocialAccountFromRow(row)
 	var extra map[string]string
 	_ = json.Unmarshal(t.Extra, &extra)
-	_, err = s.withToken(ctx, row, func(tok *Token) error {
-		return pub.Delete(ctx, tok, &DeleteRequest{Network: n, Account: &acct, Channel: SelectedChannel(&acct, nil), ExternalID: *t.ExternalID, Extra: extra})
+	_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
+		return pub.Delete(ctx, tok, &app.DeleteRequest{Network: n, Account: &acct, Channel: app.SelectedChannel(&acct, nil), ExternalID: *t.ExternalID, Extra: extra})
 	})
 	if err != nil {
 		msg := "Not deleted on " + n.DisplayName() + ": " + err.Error()
-		if errors.Is(err, ErrNotSupported) {
+		if errors.Is(err, app.ErrNotSupported) {
 			msg = n.DisplayName() + " does not allow deleting posts through its API; the post stays on the network"
 		}
 		fail(msg)
 		return
 	}
-	_, _ = s.q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(PostDeleted)})
+	_, _ = s.q.SetTargetStatus(ctx, store.SetTargetStatusParams{ID: t.ID, Status: string(app.PostDeleted)})
 }

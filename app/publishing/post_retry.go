@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // RetryPost re-runs the failed (ERROR) network targets of a post, now; POSTED ones are left alone.
-func (s *Service) RetryPost(ctx context.Context, id string) (*Post, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) RetryPost(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -19,7 +20,7 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*Post, error) {
 		q := s.q.WithTx(tx)
 		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: retry post")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Post", "app: retry post")
 		}
 		targets, err := q.ListPostTargets(ctx, []string{row.ID})
 		if err != nil {
@@ -32,14 +33,14 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*Post, error) {
 		n := 0
 		now := s.now().UTC()
 		for _, t := range targets {
-			if t.Status != string(PostError) || t.Kind == targetComment {
+			if t.Status != string(app.PostError) || t.Kind == app.TargetComment {
 				continue
 			}
 			acct := t.SocialAccountID
-			if a := accounts[Network(t.Network)]; a != nil {
+			if a := accounts[app.Network(t.Network)]; a != nil {
 				acct = &a.ID
 			}
-			nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(PostScheduled), DueAt: &now, Payload: t.Payload, SocialAccountID: acct})
+			nt, err := q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(app.PostScheduled), DueAt: &now, Payload: t.Payload, SocialAccountID: acct})
 			if err != nil {
 				return fmt.Errorf("app: retry post: %w", err)
 			}
@@ -49,13 +50,13 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*Post, error) {
 			n++
 		}
 		if n == 0 {
-			return Invalid("Validation failed: status: Only a post with failed networks can be retried",
-				Issue{Code: IssueCustom, Message: "Only a post with failed networks can be retried (status " + row.Status + ")", Path: []any{"status"}})
+			return app.Invalid("Validation failed: status: Only a post with failed networks can be retried",
+				app.Issue{Code: app.IssueCustom, Message: "Only a post with failed networks can be retried (status " + row.Status + ")", Path: []any{"status"}})
 		}
 		if _, err := q.BumpPostRetry(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: retry post: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}}))
 	})
 	if err != nil {
 		return nil, err

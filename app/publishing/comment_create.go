@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
 // CreateComment creates a comment under a Crier post or comment; SCHEDULED (the default) publishes
 // at postDate (default now).
-func (s *Service) CreateComment(ctx context.Context, p CommentParams) (*Comment, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) CreateComment(ctx context.Context, p app.CommentParams) (*app.Comment, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +28,7 @@ func (s *Service) CreateComment(ctx context.Context, p CommentParams) (*Comment,
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: p.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-			return notFoundOr(err, "Team", "app: create comment")
+			return app.NotFoundOr(err, "Team", "app: create comment")
 		}
 		if err := s.resolveCommentParent(ctx, q, pr.OrganizationID, p.TeamID, in); err != nil {
 			return err
@@ -50,7 +51,7 @@ func (s *Service) CreateComment(ctx context.Context, p CommentParams) (*Comment,
 		if err := s.syncCommentTargets(ctx, tx, row, in, accounts); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "comment.created", TargetType: "comment", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.created", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -60,12 +61,12 @@ func (s *Service) CreateComment(ctx context.Context, p CommentParams) (*Comment,
 
 // commentQuota checks the monthly comments and the accounts' daily comment caps of a scheduled
 // comment (under the organization's quota lock) and answers its counted_at.
-func (s *Service) commentQuota(ctx context.Context, q *store.Queries, orgID string, cur *store.Comment, in *commentInput, accounts map[Network]*SocialAccount) (*time.Time, error) {
+func (s *Service) commentQuota(ctx context.Context, q *store.Queries, orgID string, cur *store.Comment, in *commentInput, accounts map[app.Network]*app.SocialAccount) (*time.Time, error) {
 	var counted *time.Time
 	if cur != nil {
 		counted = cur.CountedAt
 	}
-	if in.status != PostScheduled {
+	if in.status != app.PostScheduled {
 		return counted, nil
 	}
 	if err := q.LockOrganizationQuota(ctx, orgID); err != nil {
@@ -74,9 +75,9 @@ func (s *Service) commentQuota(ctx context.Context, q *store.Queries, orgID stri
 	if counted == nil {
 		org, err := q.GetOrganization(ctx, orgID)
 		if err != nil {
-			return nil, notFoundOr(err, "Organization", "app: comment quota")
+			return nil, app.NotFoundOr(err, "Organization", "app: comment quota")
 		}
-		limit := LimitsOf(Plan(org.Plan)).MonthlyComments
+		limit := app.LimitsOf(app.Plan(org.Plan)).MonthlyComments
 		now := s.now().UTC()
 		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 		used, err := q.CountCommentsSince(ctx, store.CountCommentsSinceParams{OrganizationID: orgID, Since: &month})
@@ -84,7 +85,7 @@ func (s *Service) commentQuota(ctx context.Context, q *store.Queries, orgID stri
 			return nil, fmt.Errorf("app: comment quota: %w", err)
 		}
 		if int(used) >= limit {
-			return nil, Errorf(EForbidden, "Monthly comment limit reached: the %s plan allows %d comments a month", org.Plan, limit)
+			return nil, app.Errorf(app.EForbidden, "Monthly comment limit reached: the %s plan allows %d comments a month", org.Plan, limit)
 		}
 		counted = &now
 	}
@@ -98,30 +99,30 @@ func (s *Service) commentQuota(ctx context.Context, q *store.Queries, orgID stri
 	for _, n := range in.types {
 		a := accounts[n]
 		if a == nil {
-			return nil, issuesError([]Issue{{Code: IssueCustom, Message: "No " + n.DisplayName() + " account is connected to this team", Path: []any{"socialAccountTypes"}}})
+			return nil, issuesError([]app.Issue{{Code: app.IssueCustom, Message: "No " + n.DisplayName() + " account is connected to this team", Path: []any{"socialAccountTypes"}}})
 		}
-		used, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &a.ID, Kinds: []string{targetComment, targetFirstComment},
+		used, err := q.CountAccountTargetsOnDay(ctx, store.CountAccountTargetsOnDayParams{SocialAccountID: &a.ID, Kinds: []string{app.TargetComment, app.TargetFirstComment},
 			DayFrom: &from, DayTo: &to, ExceptComment: except})
 		if err != nil {
 			return nil, fmt.Errorf("app: daily comment limit: %w", err)
 		}
-		if limit := DailyCapsOf(n).Comments; int(used) >= limit {
-			return nil, Errorf(EForbidden, "Daily comment limit reached for the %s account on %s: %d comments a day (dailyCommentLimit)",
+		if limit := app.DailyCapsOf(n).Comments; int(used) >= limit {
+			return nil, app.Errorf(app.EForbidden, "Daily comment limit reached for the %s account on %s: %d comments a day (dailyCommentLimit)",
 				n.DisplayName(), from.Format("2006-01-02"), limit)
 		}
 	}
 	return counted, nil
 }
 
-func (s *Service) syncCommentTargets(ctx context.Context, tx pgx.Tx, c store.Comment, in *commentInput, accounts map[Network]*SocialAccount) error {
+func (s *Service) syncCommentTargets(ctx context.Context, tx pgx.Tx, c store.Comment, in *commentInput, accounts map[app.Network]*app.SocialAccount) error {
 	q := s.q.WithTx(tx)
 	existing, err := q.ListCommentTargets(ctx, []string{c.ID})
 	if err != nil {
 		return fmt.Errorf("app: comment targets: %w", err)
 	}
-	have := map[Network]store.PublishTarget{}
+	have := map[app.Network]store.PublishTarget{}
 	for _, t := range existing {
-		have[Network(t.Network)] = t
+		have[app.Network(t.Network)] = t
 	}
 	for _, n := range in.types {
 		var acct *string
@@ -135,13 +136,13 @@ func (s *Service) syncCommentTargets(ctx context.Context, tx pgx.Tx, c store.Com
 			row, err = q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(in.status), DueAt: &due, Payload: payload, SocialAccountID: acct})
 			delete(have, n)
 		} else {
-			row, err = q.InsertTarget(ctx, store.InsertTargetParams{OrganizationID: c.OrganizationID, Kind: targetComment, CommentID: &c.ID, Network: string(n),
+			row, err = q.InsertTarget(ctx, store.InsertTargetParams{OrganizationID: c.OrganizationID, Kind: app.TargetComment, CommentID: &c.ID, Network: string(n),
 				SocialAccountID: acct, Status: string(in.status), Payload: payload, AttemptKey: c.ID + ":" + strings.ToLower(string(n)), DueAt: &due})
 		}
 		if err != nil {
 			return fmt.Errorf("app: comment target: %w", err)
 		}
-		if in.status == PostScheduled {
+		if in.status == app.PostScheduled {
 			if err := s.enqueueTarget(ctx, tx, row, in.postDate); err != nil {
 				return err
 			}
@@ -156,8 +157,8 @@ func (s *Service) syncCommentTargets(ctx context.Context, tx pgx.Tx, c store.Com
 }
 
 // UpdateComment changes a DRAFT or SCHEDULED comment (rescheduling its targets).
-func (s *Service) UpdateComment(ctx context.Context, id string, p CommentParams) (*Comment, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActContent)
+func (s *Service) UpdateComment(ctx context.Context, id string, p app.CommentParams) (*app.Comment, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
@@ -165,11 +166,11 @@ func (s *Service) UpdateComment(ctx context.Context, id string, p CommentParams)
 		q := s.q.WithTx(tx)
 		row, err := q.GetCommentForUpdate(ctx, store.GetCommentForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil || row.DeletedAt != nil {
-			return notFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: update comment")
+			return app.NotFoundOr(errOr(err, pgx.ErrNoRows), "Comment", "app: update comment")
 		}
-		if row.Status != string(PostDraft) && row.Status != string(PostScheduled) {
-			return Invalid("Validation failed: status: A "+row.Status+" comment cannot be edited",
-				Issue{Code: IssueCustom, Message: "A " + row.Status + " comment cannot be edited", Path: []any{"status"}})
+		if row.Status != string(app.PostDraft) && row.Status != string(app.PostScheduled) {
+			return app.Invalid("Validation failed: status: A "+row.Status+" comment cannot be edited",
+				app.Issue{Code: app.IssueCustom, Message: "A " + row.Status + " comment cannot be edited", Path: []any{"status"}})
 		}
 		in, err := s.commentInput(&row, p)
 		if err != nil {
@@ -194,7 +195,7 @@ func (s *Service) UpdateComment(ctx context.Context, id string, p CommentParams)
 		if err := s.syncCommentTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "comment.updated", TargetType: "comment", TargetID: row.ID}))
+		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.updated", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"context"
@@ -7,23 +7,24 @@ import (
 	"io"
 	"time"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 )
 
-func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acct *SocialAccount) (*PublishRequest, error) {
-	n := Network(t.Network)
+func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acct *app.SocialAccount) (*app.PublishRequest, error) {
+	n := app.Network(t.Network)
 	payload, err := payloadOf(n, t.Payload)
 	if err != nil {
 		return nil, permanent(n, "The stored payload cannot be read: "+err.Error())
 	}
-	req := &PublishRequest{AttemptKey: t.AttemptKey, PostID: deref(t.PostID), Network: n, Account: acct, Payload: payload}
-	if cp, ok := payload.(ChannelPicker); ok {
+	req := &app.PublishRequest{AttemptKey: t.AttemptKey, PostID: deref(t.PostID), Network: n, Account: acct, Payload: payload}
+	if cp, ok := payload.(app.ChannelPicker); ok {
 		if req.Channel, err = cp.PublishChannel(n, acct); err != nil {
 			return nil, err
 		}
 	} else {
-		req.Channel = SelectedChannel(acct, nil)
+		req.Channel = app.SelectedChannel(acct, nil)
 	}
 	ids := payload.Uploads()
 	thumb := thumbnailOf(payload)
@@ -31,7 +32,7 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 		ids = append(ids, thumb)
 	}
 	var more []string
-	if mm, ok := payload.(MoreMedia); ok {
+	if mm, ok := payload.(app.MoreMedia); ok {
 		more = mm.MoreUploads()
 		ids = append(ids, more...)
 	}
@@ -55,7 +56,7 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 			return nil, permanent(n, "Upload "+id+" no longer exists")
 		}
 		if req.More == nil {
-			req.More = map[string]MediaFile{}
+			req.More = map[string]app.MediaFile{}
 		}
 		req.More[id] = f
 	}
@@ -63,38 +64,38 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 	return req, nil
 }
 
-func thumbnailOf(p Payload) string {
-	if t, ok := p.(Thumbnailed); ok {
+func thumbnailOf(p app.Payload) string {
+	if t, ok := p.(app.Thumbnailed); ok {
 		return t.ThumbnailRef()
 	}
 	return ""
 }
 
-func applyAltTexts(p Payload, media []MediaFile) {
-	if a, ok := p.(AltTexter); ok {
+func applyAltTexts(p app.Payload, media []app.MediaFile) {
+	if a, ok := p.(app.AltTexter); ok {
 		a.ApplyAltTexts(media)
 	}
 }
 
 // mediaFiles resolves uploads for networks: a signed URL (networks that pull) and a reader.
-func (s *Service) mediaFiles(ctx context.Context, orgID string, ids []string) (map[string]MediaFile, error) {
-	out := map[string]MediaFile{}
+func (s *Service) mediaFiles(ctx context.Context, orgID string, ids []string) (map[string]app.MediaFile, error) {
+	out := map[string]app.MediaFile{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	d := s.uploads
+	st := s.storage
 	rows, err := s.q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
 	if err != nil {
 		return nil, fmt.Errorf("app: publish media: %w", err)
 	}
 	for _, r := range rows {
-		url, err := d.st.PresignGet(ctx, r.Path, storage.MaxPresignTTL)
+		url, err := st.PresignGet(ctx, r.Path, storage.MaxPresignTTL)
 		if err != nil {
 			return nil, fmt.Errorf("app: publish media: %w", err)
 		}
 		path := r.Path
-		f := MediaFile{UploadID: r.ID, Type: r.Type, Mime: r.Mime, Ext: r.Ext, Size: r.FileSize, URL: url,
-			Open: func(ctx context.Context) (io.ReadCloser, error) { return d.st.GetRange(ctx, path, 0, -1) }}
+		f := app.MediaFile{UploadID: r.ID, Type: r.Type, Mime: r.Mime, Ext: r.Ext, Size: r.FileSize, URL: url,
+			Open: func(ctx context.Context) (io.ReadCloser, error) { return st.GetRange(ctx, path, 0, -1) }}
 		if r.Width.Valid {
 			f.Width, f.Height = int(r.Width.Int32), int(r.Height.Int32)
 		}
@@ -107,21 +108,21 @@ func (s *Service) mediaFiles(ctx context.Context, orgID string, ids []string) (m
 }
 
 // replyRequest resolves a comment or first comment: its text and the parent it replies under.
-func (s *Service) replyRequest(ctx context.Context, t store.PublishTarget, acct *SocialAccount) (*ReplyRequest, error) {
-	n := Network(t.Network)
+func (s *Service) replyRequest(ctx context.Context, t store.PublishTarget, acct *app.SocialAccount) (*app.ReplyRequest, error) {
+	n := app.Network(t.Network)
 	var body struct {
 		Text string `json:"text"`
 	}
 	_ = json.Unmarshal(t.Payload, &body)
 	var parent *store.PublishTarget
 	switch {
-	case t.Kind == targetFirstComment:
+	case t.Kind == app.TargetFirstComment:
 		ts, err := s.q.ListPostTargets(ctx, []string{*t.PostID})
 		if err != nil {
 			return nil, err
 		}
 		for i := range ts {
-			if ts[i].Kind == targetPost && ts[i].Network == t.Network {
+			if ts[i].Kind == app.TargetPost && ts[i].Network == t.Network {
 				parent = &ts[i]
 			}
 		}
@@ -131,10 +132,10 @@ func (s *Service) replyRequest(ctx context.Context, t store.PublishTarget, acct 
 			return nil, err
 		}
 		var ts []store.PublishTarget
-		kind := targetPost
+		kind := app.TargetPost
 		if c.InternalParentCommentID != nil {
 			ts, err = s.q.ListCommentTargets(ctx, []string{*c.InternalParentCommentID})
-			kind = targetComment
+			kind = app.TargetComment
 		} else if c.InternalPostID != nil {
 			ts, err = s.q.ListPostTargets(ctx, []string{*c.InternalPostID})
 		}
@@ -150,15 +151,15 @@ func (s *Service) replyRequest(ctx context.Context, t store.PublishTarget, acct 
 	if parent == nil {
 		return nil, permanent(n, "The post or comment replied to is not published on "+n.DisplayName())
 	}
-	if parent.Status != string(PostPosted) || parent.ExternalID == nil {
-		if finalTargetStatuses[PostStatus(parent.Status)] {
+	if parent.Status != string(app.PostPosted) || parent.ExternalID == nil {
+		if finalTargetStatuses[app.PostStatus(parent.Status)] {
 			return nil, permanent(n, "The post or comment replied to was not published on "+n.DisplayName()+" ("+parent.Status+")")
 		}
-		return nil, &NetworkError{Network: n, Class: ErrRateLimited, Message: "waiting for the post or comment replied to to be published",
+		return nil, &app.NetworkError{Network: n, Class: app.ErrRateLimited, Message: "waiting for the post or comment replied to to be published",
 			ResetAt: s.now().Add(30 * time.Second)}
 	}
 	var extra map[string]string
 	_ = json.Unmarshal(parent.Extra, &extra)
-	return &ReplyRequest{AttemptKey: t.AttemptKey, Account: acct, Channel: SelectedChannel(acct, nil), ParentExternalID: *parent.ExternalID,
+	return &app.ReplyRequest{AttemptKey: t.AttemptKey, Account: acct, Channel: app.SelectedChannel(acct, nil), ParentExternalID: *parent.ExternalID,
 		ParentExtra: extra, Text: body.Text}, nil
 }
