@@ -7,9 +7,10 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// Posts: the nine /post operations. A post has one publish target per network (publish_targets,
-// kind POST), each with its own status, attempt record, outcome and error; the pipeline
-// (publish.go) publishes targets, and the post's status follows its targets.
+// Posts: the types of the nine /post operations, which package publishing runs. A post has one
+// publish target per network (publish_targets, kind POST), each with its own status, attempt
+// record, outcome and error; the pipeline (publishing.Service.PublishTarget) publishes targets,
+// and the post's status follows its targets.
 //
 // Statuses: DRAFT (no job) · REVIEW (awaiting an ADMIN/OWNER: ApprovePost → SCHEDULED, RejectPost →
 // DRAFT with a note) · SCHEDULED (one River job per target at postDate) · PROCESSING · RETRYING ·
