@@ -51,7 +51,7 @@ func (s *Service) CreateComment(ctx context.Context, p app.CommentParams) (*app.
 		if err := s.syncCommentTargets(ctx, tx, row, in, accounts); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.created", TargetType: "comment", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.created", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func (s *Service) UpdateComment(ctx context.Context, id string, p app.CommentPar
 		if err := s.syncCommentTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.updated", TargetType: "comment", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.updated", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err

@@ -42,7 +42,7 @@ func (s *Service) DeleteComment(ctx context.Context, id string) (*app.Comment, e
 		if _, err := q.DeleteComment(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: delete comment: %w", err)
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.deleted", TargetType: "comment", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.deleted", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func (s *Service) RetryComment(ctx context.Context, id string) (*app.Comment, er
 		if _, err := q.SetCommentStatus(ctx, store.SetCommentStatusParams{ID: row.ID, Status: string(app.PostScheduled)}); err != nil {
 			return fmt.Errorf("app: retry comment: %w", err)
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.retried", TargetType: "comment", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "comment.retried", TargetType: "comment", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -128,5 +128,5 @@ func (s *Service) settleComment(ctx context.Context, tx pgx.Tx, id string) error
 	if err != nil {
 		return err
 	}
-	return s.app.Emit(ctx, tx, row.OrganizationID, app.EventCommentPublished, views[0])
+	return s.accounts.Emit(ctx, tx, row.OrganizationID, app.EventCommentPublished, views[0])
 }

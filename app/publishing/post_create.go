@@ -64,7 +64,7 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 		if err := s.syncPostUploads(ctx, q, row.ID, in); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.created", TargetType: "post", TargetID: row.ID,
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.created", TargetType: "post", TargetID: row.ID,
 			Metadata: map[string]any{"status": in.status, "networks": in.types}}))
 	})
 	if err != nil {

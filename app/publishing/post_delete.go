@@ -54,7 +54,7 @@ func (s *Service) DeletePost(ctx context.Context, id string) (*app.Post, error) 
 		if err := q.ReleasePostUploads(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: delete post: %w", err)
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.deleted", TargetType: "post", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.deleted", TargetType: "post", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -74,7 +74,7 @@ func (s *Service) deleteOnNetwork(ctx context.Context, t store.PublishTarget) {
 	if t.SocialAccountID == nil || t.ExternalID == nil {
 		return
 	}
-	a, err := s.app.Adapter(n)
+	a, err := s.accounts.Adapter(n)
 	if err != nil {
 		return
 	}
@@ -91,7 +91,7 @@ func (s *Service) deleteOnNetwork(ctx context.Context, t store.PublishTarget) {
 	acct := app.SocialAccountFromRow(row)
 	var extra map[string]string
 	_ = json.Unmarshal(t.Extra, &extra)
-	_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
+	_, err = s.accounts.WithToken(ctx, row, func(tok *app.Token) error {
 		return pub.Delete(ctx, tok, &app.DeleteRequest{Network: n, Account: &acct, Channel: app.SelectedChannel(&acct, nil), ExternalID: *t.ExternalID, Extra: extra})
 	})
 	if err != nil {

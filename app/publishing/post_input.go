@@ -106,7 +106,7 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 			return fmt.Errorf("app: post uploads: %w", err)
 		}
 		for _, r := range rows {
-			uploads[r.ID] = s.app.UploadFromRow(ctx, r)
+			uploads[r.ID] = s.accounts.UploadFromRow(ctx, r)
 		}
 	}
 	postDate := in.postDate

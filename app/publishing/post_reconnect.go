@@ -20,7 +20,7 @@ func (s *Service) ReconnectCandidates(ctx context.Context, teamID string, n app.
 	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
-	acct, err := s.app.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	acct, err := s.accounts.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -54,7 +54,7 @@ func (s *Service) ReconnectSocialAccount(ctx context.Context, teamID string, n a
 	if err != nil {
 		return nil, err
 	}
-	acct, err := s.app.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	acct, err := s.accounts.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}

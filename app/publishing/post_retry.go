@@ -56,7 +56,7 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*app.Post, error) {
 		if _, err := q.BumpPostRetry(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: retry post: %w", err)
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}}))
 	})
 	if err != nil {
 		return nil, err

@@ -70,7 +70,7 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*app.Post, error)
 		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (s *Service) RejectPost(ctx context.Context, id, note string) (*app.Post, e
 		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.rejected", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"note": note}}))
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.rejected", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"note": note}}))
 	})
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (
 		if err := s.syncPostUploads(ctx, q, row.ID, in); err != nil {
 			return err
 		}
-		return s.app.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
+		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
 			Metadata: map[string]any{"status": in.status}}))
 	})
 	if err != nil {

@@ -112,7 +112,7 @@ func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID s
 	}
 	byID := map[string]*app.Upload{}
 	for _, u := range ups {
-		byID[u.ID] = s.app.UploadFromRow(ctx, u)
+		byID[u.ID] = s.accounts.UploadFromRow(ctx, u)
 	}
 	out := map[string][]app.PostUploadLink{}
 	for _, l := range links {

@@ -258,7 +258,7 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if err != nil {
 		return err
 	}
-	return s.app.Emit(ctx, tx, row.OrganizationID, app.EventPostPublished, views[0])
+	return s.accounts.Emit(ctx, tx, row.OrganizationID, app.EventPostPublished, views[0])
 }
 
 // settle answers an owner's status from its targets of a kind, with the error summary and the

@@ -178,7 +178,7 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 		}
 		return nil, err
 	}
-	a, err := s.app.Adapter(n)
+	a, err := s.accounts.Adapter(n)
 	if err != nil {
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
 	}
@@ -203,7 +203,7 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 		}
 		req.Resume, req.Checkpoint = resume, checkpoint
 		var out *app.Published
-		_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
+		_, err = s.accounts.WithToken(ctx, row, func(tok *app.Token) error {
 			if at.reconcile {
 				f, ok := a.(app.ReplyFinder)
 				if !ok {
@@ -232,7 +232,7 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 	}
 	req.Resume, req.Checkpoint = resume, checkpoint
 	var out *app.Published
-	_, err = s.app.WithToken(ctx, row, func(tok *app.Token) error {
+	_, err = s.accounts.WithToken(ctx, row, func(tok *app.Token) error {
 		if at.reconcile {
 			found, err := pub.Find(ctx, tok, req)
 			if err != nil || found != nil {

@@ -6,18 +6,34 @@
 package publishing
 
 import (
+	"context"
 	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
 )
 
+// Accounts is what publishing uses of app.Service: the team's social accounts, their adapters and
+// tokens, the uploads, the audit log and the events outbox.
+type Accounts interface {
+	AccountByType(ctx context.Context, q *store.Queries, orgID, teamID string, n app.Network) (store.SocialAccount, error)
+	Adapter(n app.Network) (app.Adapter, error)
+	WithToken(ctx context.Context, row store.SocialAccount, fn func(*app.Token) error) (store.SocialAccount, error)
+	UploadFromRow(ctx context.Context, r store.Upload) *app.Upload
+	Audit(ctx context.Context, tx pgx.Tx, item app.AuditItem) error
+	Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any) error
+}
+
+var _ Accounts = (*app.Service)(nil)
+
 // Service holds the publishing operations. Like app.Service, its methods scope every query by the
 // caller's organization.
 type Service struct {
-	app          *app.Service // social accounts (tokens, adapters), uploads, the audit log and events
+	accounts     Accounts
 	db           store.DB
 	q            *store.Queries
 	jobs         app.Enqueuer
@@ -26,13 +42,13 @@ type Service struct {
 	publishLease time.Duration
 }
 
-// New builds the publishing service over app's core and its Service (for the accounts and
-// uploads); it fails when a dependency is missing, so an instance never starts unable to enqueue.
-func New(core app.Core, accounts *app.Service) (*Service, error) {
+// New builds the publishing service over app's core and its accounts (an *app.Service); it fails
+// when a dependency is missing, so an instance never starts unable to enqueue.
+func New(core app.Core, accounts Accounts) (*Service, error) {
 	if core.DB == nil || core.Queries == nil || core.Jobs == nil || core.Now == nil || core.Storage == nil || accounts == nil {
 		return nil, errors.New("publishing: New needs app's core (DB, Queries, Jobs, Storage, Now) and its Service")
 	}
-	return &Service{app: accounts, db: core.DB, q: core.Queries, jobs: core.Jobs, storage: core.Storage,
+	return &Service{accounts: accounts, db: core.DB, q: core.Queries, jobs: core.Jobs, storage: core.Storage,
 		now: core.Now, publishLease: core.PublishLease}, nil
 }
 
