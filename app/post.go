@@ -161,17 +161,6 @@ func init() {
 			Kinds: []string{TargetPost}, DayFrom: &from, DayTo: &to})
 		return int(n), err
 	}
-	scheduledPostsUsing = func(ctx context.Context, q *store.Queries, orgID string, ids []string) (map[string][]string, error) {
-		rows, err := q.ScheduledPostsUsing(ctx, store.ScheduledPostsUsingParams{OrganizationID: orgID, UploadIds: ids})
-		if err != nil {
-			return nil, err
-		}
-		out := map[string][]string{}
-		for _, r := range rows {
-			out[r.UploadID] = append(out[r.UploadID], r.PostID)
-		}
-		return out, nil
-	}
 }
 
 // EnsurePayload gives data an empty payload for n when it has none (a network named only in

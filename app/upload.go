@@ -111,9 +111,17 @@ type UploadPostLink struct {
 }
 
 // scheduledPostsUsing answers, per upload id, the scheduled posts that use it: such uploads cannot be
-// deleted. Seam: the posts capability replaces it; until then no post exists.
-var scheduledPostsUsing = func(_ context.Context, _ *store.Queries, _ string, _ []string) (map[string][]string, error) {
-	return nil, nil
+// deleted. A query of post_uploads, so uploads need not call the publishing package.
+func scheduledPostsUsing(ctx context.Context, q *store.Queries, orgID string, ids []string) (map[string][]string, error) {
+	rows, err := q.ScheduledPostsUsing(ctx, store.ScheduledPostsUsingParams{OrganizationID: orgID, UploadIds: ids})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, r := range rows {
+		out[r.UploadID] = append(out[r.UploadID], r.PostID)
+	}
+	return out, nil
 }
 
 func init() {
