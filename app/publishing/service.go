@@ -45,7 +45,8 @@ type Service struct {
 // New builds the publishing service over app's core and its accounts (an *app.Service); it fails
 // when a dependency is missing, so an instance never starts unable to enqueue.
 func New(core app.Core, accounts Accounts) (*Service, error) {
-	if core.DB == nil || core.Queries == nil || core.Jobs == nil || core.Now == nil || core.Storage == nil || accounts == nil {
+	if svc, ok := accounts.(*app.Service); accounts == nil || ok && svc == nil ||
+		core.DB == nil || core.Queries == nil || core.Jobs == nil || core.Now == nil || core.Storage == nil {
 		return nil, errors.New("publishing: New needs app's core (DB, Queries, Jobs, Storage, Now) and its Service")
 	}
 	return &Service{accounts: accounts, db: core.DB, q: core.Queries, jobs: core.Jobs, storage: core.Storage,
