@@ -19,6 +19,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	"github.com/crier/crier/session"
 )
 
@@ -55,13 +56,14 @@ func LoadContract() (*openapi3.T, error) {
 type Server struct {
 	Unimplemented
 	svc      *app.Service
+	pub      *publishing.Service // posts and comments
 	sessions *sessions.CookieStore
 }
 
 // Register mounts /api/v1 on e.
 //
 // sessions is the dashboard's cookie store: the API accepts its session cookie besides x-api-key.
-func Register(e *echo.Echo, svc *app.Service, sessions *sessions.CookieStore, log *slog.Logger) error {
+func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions *sessions.CookieStore, log *slog.Logger) error {
 	doc, err := LoadContract()
 	if err != nil {
 		return err
@@ -76,7 +78,7 @@ func Register(e *echo.Echo, svc *app.Service, sessions *sessions.CookieStore, lo
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc, sessions: sessions}, nil))
+	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)

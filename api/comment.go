@@ -44,7 +44,7 @@ func (s *Server) CommentCreate(ctx context.Context, req CommentCreateRequestObje
 		return nil, err
 	}
 	p.TeamID = b.TeamId
-	c, err := s.svc.CreateComment(ctx, p)
+	c, err := s.pub.CreateComment(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (s *Server) CommentCreate(ctx context.Context, req CommentCreateRequestObje
 
 // CommentGet answers GET /comment/{id}.
 func (s *Server) CommentGet(ctx context.Context, req CommentGetRequestObject) (CommentGetResponseObject, error) {
-	c, err := s.svc.GetComment(ctx, req.Id)
+	c, err := s.pub.GetComment(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func (s *Server) CommentGetList(ctx context.Context, req CommentGetListRequestOb
 	if q.Platforms != nil {
 		f.Platforms = networks(*q.Platforms)
 	}
-	cs, total, err := s.svc.ListComments(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultCommentListLimit))
+	cs, total, err := s.pub.ListComments(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultCommentListLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +105,7 @@ func (s *Server) CommentUpdate(ctx context.Context, req CommentUpdateRequestObje
 	if err != nil {
 		return nil, err
 	}
-	c, err := s.svc.UpdateComment(ctx, req.Id, p)
+	c, err := s.pub.UpdateComment(ctx, req.Id, p)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (s *Server) CommentUpdate(ctx context.Context, req CommentUpdateRequestObje
 
 // CommentDelete answers DELETE /comment/{id} with the deleted comment.
 func (s *Server) CommentDelete(ctx context.Context, req CommentDeleteRequestObject) (CommentDeleteResponseObject, error) {
-	c, err := s.svc.DeleteComment(ctx, req.Id)
+	c, err := s.pub.DeleteComment(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (s *Server) CommentDelete(ctx context.Context, req CommentDeleteRequestObje
 
 // CommentRetry answers POST /comment/{id}/retry.
 func (s *Server) CommentRetry(ctx context.Context, req CommentRetryRequestObject) (CommentRetryResponseObject, error) {
-	c, err := s.svc.RetryComment(ctx, req.Id)
+	c, err := s.pub.RetryComment(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func (s *Server) PostCreate(ctx context.Context, req PostCreateRequestObject) (P
 		}
 		p.FirstCommentSet = true
 	}
-	post, err := s.svc.CreatePost(ctx, p)
+	post, err := s.pub.CreatePost(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +36,7 @@ func (s *Server) PostCreate(ctx context.Context, req PostCreateRequestObject) (P
 
 // PostGet answers GET /post/{id}.
 func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
-	post, err := s.svc.GetPost(ctx, req.Id)
+	post, err := s.pub.GetPost(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGet
 
 // PostGetByReferenceKey answers GET /post/reference-key/{referenceKey}.
 func (s *Server) PostGetByReferenceKey(ctx context.Context, req PostGetByReferenceKeyRequestObject) (PostGetByReferenceKeyResponseObject, error) {
-	post, err := s.svc.GetPostByReferenceKey(ctx, req.ReferenceKey)
+	post, err := s.pub.GetPostByReferenceKey(ctx, req.ReferenceKey)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 	if q.Platforms != nil {
 		f.Platforms = networks(*q.Platforms)
 	}
-	posts, total, err := s.svc.ListPosts(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
+	posts, total, err := s.pub.ListPosts(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +123,7 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 			p.FirstComment = fc
 		}
 	}
-	post, err := s.svc.UpdatePost(ctx, req.Id, p)
+	post, err := s.pub.UpdatePost(ctx, req.Id, p)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 
 // PostDelete answers DELETE /post/{id} with the deleted post.
 func (s *Server) PostDelete(ctx context.Context, req PostDeleteRequestObject) (PostDeleteResponseObject, error) {
-	post, err := s.svc.DeletePost(ctx, req.Id)
+	post, err := s.pub.DeletePost(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (s *Server) PostDelete(ctx context.Context, req PostDeleteRequestObject) (P
 
 // PostRetry answers POST /post/{id}/retry.
 func (s *Server) PostRetry(ctx context.Context, req PostRetryRequestObject) (PostRetryResponseObject, error) {
-	post, err := s.svc.RetryPost(ctx, req.Id)
+	post, err := s.pub.RetryPost(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ func (s *Server) PostRetry(ctx context.Context, req PostRetryRequestObject) (Pos
 // PostGetReconnectSocialAccountCandidates answers GET /post/reconnect-social-account/candidates.
 func (s *Server) PostGetReconnectSocialAccountCandidates(ctx context.Context, req PostGetReconnectSocialAccountCandidatesRequestObject) (PostGetReconnectSocialAccountCandidatesResponseObject, error) {
 	q := req.Params
-	cs, total, err := s.svc.ReconnectCandidates(ctx, q.TeamId, app.Network(q.Type), app.PageOf(intOf(q.Offset), intOf(q.Limit), 10))
+	cs, total, err := s.pub.ReconnectCandidates(ctx, q.TeamId, app.Network(q.Type), app.PageOf(intOf(q.Offset), intOf(q.Limit), 10))
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,7 @@ func (s *Server) PostReconnectSocialAccount(ctx context.Context, req PostReconne
 			ids = []string{}
 		}
 	}
-	sum, err := s.svc.ReconnectSocialAccount(ctx, req.Body.TeamId, app.Network(req.Body.Type), ids)
+	sum, err := s.pub.ReconnectSocialAccount(ctx, req.Body.TeamId, app.Network(req.Body.Type), ids)
 	if err != nil {
 		return nil, err
 	}

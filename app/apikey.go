@@ -80,11 +80,11 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (*Principa
 
 // ListAPIKeys answers the caller's organization's keys, newest first, filtered by name.
 func (s *Service) ListAPIKeys(ctx context.Context, q string, page Page) ([]APIKey, int, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageAPIKeys)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageAPIKeys)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	var search *string
@@ -108,7 +108,7 @@ func (s *Service) ListAPIKeys(ctx context.Context, q string, page Page) ([]APIKe
 
 // CreateAPIKey makes a key acting as the caller's membership; its secret is answered only now.
 func (s *Service) CreateAPIKey(ctx context.Context, name string) (*APIKeyWithSecret, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageAPIKeys)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageAPIKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -127,14 +127,14 @@ func (s *Service) CreateAPIKey(ctx context.Context, name string) (*APIKeyWithSec
 			return fmt.Errorf("app: create key: %w", err)
 		}
 		out = &APIKeyWithSecret{APIKey: apiKeyFromRow(row), Key: key}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "api_key.created", TargetType: "api_key", TargetID: row.ID, Metadata: map[string]any{"name": name}}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "api_key.created", TargetType: "api_key", TargetID: row.ID, Metadata: map[string]any{"name": name}}))
 	})
 	return out, err
 }
 
 // RollAPIKey replaces a key's secret; the old one stops working at once.
 func (s *Service) RollAPIKey(ctx context.Context, id string) (*APIKeyWithSecret, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageAPIKeys)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageAPIKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -146,26 +146,26 @@ func (s *Service) RollAPIKey(ctx context.Context, id string) (*APIKeyWithSecret,
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err := s.q.WithTx(tx).RollAPIKey(ctx, store.RollAPIKeyParams{ID: id, OrganizationID: p.OrganizationID, Prefix: prefix, SecretHash: hash})
 		if err != nil {
-			return notFoundOr(err, "API key", "app: roll key")
+			return NotFoundOr(err, "API key", "app: roll key")
 		}
 		out = &APIKeyWithSecret{APIKey: apiKeyFromRow(row), Key: key}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "api_key.rolled", TargetType: "api_key", TargetID: row.ID}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "api_key.rolled", TargetType: "api_key", TargetID: row.ID}))
 	})
 	return out, err
 }
 
 // DeleteAPIKey revokes a key.
 func (s *Service) DeleteAPIKey(ctx context.Context, id string) error {
-	p, err := authorize(PrincipalFrom(ctx), ActManageAPIKeys)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageAPIKeys)
 	if err != nil {
 		return err
 	}
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err := s.q.WithTx(tx).RevokeAPIKey(ctx, store.RevokeAPIKeyParams{ID: id, OrganizationID: p.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "API key", "app: delete key")
+			return NotFoundOr(err, "API key", "app: delete key")
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "api_key.deleted", TargetType: "api_key", TargetID: row.ID, Metadata: map[string]any{"name": row.Name}}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "api_key.deleted", TargetType: "api_key", TargetID: row.ID, Metadata: map[string]any{"name": row.Name}}))
 	})
 }
 

@@ -103,7 +103,7 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 		if err := s.sendVerification(ctx, tx, u.ID, u.Email, u.FirstName); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditItem{OrganizationID: org.ID, ActorType: "USER", ActorID: u.ID, ActorName: p.Email,
+		return s.Audit(ctx, tx, AuditItem{OrganizationID: org.ID, ActorType: "USER", ActorID: u.ID, ActorName: p.Email,
 			Action: "user.signed_up", TargetType: "user", TargetID: u.ID})
 	})
 	if err != nil {
@@ -190,8 +190,8 @@ func userFromRow(u store.User) User {
 		Timezone: u.Timezone, EmailVerifiedAt: u.EmailVerifiedAt, OnboardedAt: u.OnboardedAt, CreatedAt: u.CreatedAt}
 }
 
-// auditItem is one line of an organization's audit log.
-type auditItem struct {
+// AuditItem is one line of an organization's audit log.
+type AuditItem struct {
 	OrganizationID string
 	ActorType      string // USER | API_KEY | SYSTEM
 	ActorID        string
@@ -202,8 +202,8 @@ type auditItem struct {
 	Metadata       map[string]any
 }
 
-// audit writes item in tx, so the log holds exactly the changes that committed.
-func (s *Service) audit(ctx context.Context, tx pgx.Tx, item auditItem) error {
+// Audit writes item in tx, so the log holds exactly the changes that committed.
+func (s *Service) Audit(ctx context.Context, tx pgx.Tx, item AuditItem) error {
 	meta, err := json.Marshal(item.Metadata)
 	if err != nil || item.Metadata == nil {
 		meta = []byte("{}")
@@ -219,8 +219,8 @@ func (s *Service) audit(ctx context.Context, tx pgx.Tx, item auditItem) error {
 	return nil
 }
 
-// auditBy fills the actor of an item from the caller.
-func auditBy(p *Principal, item auditItem) auditItem {
+// AuditBy fills the actor of an item from the caller.
+func AuditBy(p *Principal, item AuditItem) AuditItem {
 	item.OrganizationID = p.OrganizationID
 	item.ActorType, item.ActorID, item.ActorName = "USER", p.UserID, p.ActorName
 	if p.APIKeyID != "" {

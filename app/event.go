@@ -95,7 +95,7 @@ func (s *Service) FanOutEvent(ctx context.Context, eventID string) error {
 		q := s.q.WithTx(tx)
 		ev, err := q.GetEvent(ctx, eventID)
 		if err != nil {
-			if ErrorCode(notFoundOr(err, "Event", "app: fan out")) == ENotFound {
+			if ErrorCode(NotFoundOr(err, "Event", "app: fan out")) == ENotFound {
 				return nil // the event is gone: nothing to deliver
 			}
 			return fmt.Errorf("app: fan out %s: %w", eventID, err)

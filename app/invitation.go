@@ -32,7 +32,7 @@ const invitationName = "This invitation"
 // ListInvitations answers the organization's pending invitations (neither accepted nor revoked;
 // expired ones included, so they can be seen and sent again), newest first.
 func (s *Service) ListInvitations(ctx context.Context) ([]Invitation, int, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageMembers)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageMembers)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -52,7 +52,7 @@ func (s *Service) ListInvitations(ctx context.Context) ([]Invitation, int, error
 // (400 on email). Inviting an address that has a pending invitation refreshes that invitation: same
 // id, the new role, a new link (the old one stops working), a new expiry, and a new mail.
 func (s *Service) CreateInvitation(ctx context.Context, email string, role Role) (*Invitation, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageMembers)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageMembers)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +68,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 		return nil, Invalid("Validation failed: "+fmt.Sprint(issues[0].Path[0])+": "+issues[0].Message, issues...)
 	}
 	if role == RoleOwner {
-		if _, err := authorize(p, ActManageOwners); err != nil {
+		if _, err := Authorize(p, ActManageOwners); err != nil {
 			return nil, err
 		}
 	}
@@ -81,7 +81,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 		q := s.q.WithTx(tx)
 		org, err := q.GetOrganization(ctx, p.OrganizationID)
 		if err != nil {
-			return notFoundOr(err, "Organization", "app: invite")
+			return NotFoundOr(err, "Organization", "app: invite")
 		}
 		member, err := q.IsMemberByEmail(ctx, store.IsMemberByEmailParams{OrganizationID: p.OrganizationID, Email: email})
 		if err != nil {
@@ -114,7 +114,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 		out = invitationFromRow(row)
 		inviter, err := q.GetUser(ctx, p.UserID)
 		if err != nil {
-			return notFoundOr(err, "User", "app: invite")
+			return NotFoundOr(err, "User", "app: invite")
 		}
 		if err := s.sendMail(ctx, tx, MailInvitation, email, mailData{
 			Link: s.link(AcceptInvitationPath, token), ButtonLabel: "Accept the invitation", Lifetime: lifetimeText(InvitationTokenTTL),
@@ -122,7 +122,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 		}); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: action, TargetType: "invitation", TargetID: row.ID,
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: action, TargetType: "invitation", TargetID: row.ID,
 			Metadata: map[string]any{"email": email, "role": role}}))
 	})
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 
 // DeleteInvitation revokes a pending invitation of the caller's organization; its link stops working.
 func (s *Service) DeleteInvitation(ctx context.Context, id string) error {
-	p, err := authorize(PrincipalFrom(ctx), ActManageMembers)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageMembers)
 	if err != nil {
 		return err
 	}
@@ -141,9 +141,9 @@ func (s *Service) DeleteInvitation(ctx context.Context, id string) error {
 		now := s.now().UTC()
 		row, err := s.q.WithTx(tx).RevokeInvitation(ctx, store.RevokeInvitationParams{ID: id, OrganizationID: p.OrganizationID, RevokedAt: &now})
 		if err != nil {
-			return notFoundOr(err, "Invitation", "app: revoke invitation")
+			return NotFoundOr(err, "Invitation", "app: revoke invitation")
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "invitation.revoked", TargetType: "invitation", TargetID: id,
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "invitation.revoked", TargetType: "invitation", TargetID: id,
 			Metadata: map[string]any{"email": row.Email, "role": row.Role}}))
 	})
 }
@@ -261,7 +261,7 @@ func (s *Service) AcceptInvitation(ctx context.Context, in AcceptInvitationParam
 		if err := q.AcceptInvitation(ctx, store.AcceptInvitationParams{ID: inv.ID, AcceptedAt: &now, AcceptedByID: &u.ID}); err != nil {
 			return fmt.Errorf("app: accept invitation: %w", err)
 		}
-		return s.audit(ctx, tx, auditItem{OrganizationID: inv.OrganizationID, ActorType: "USER", ActorID: u.ID, ActorName: u.Email,
+		return s.Audit(ctx, tx, AuditItem{OrganizationID: inv.OrganizationID, ActorType: "USER", ActorID: u.ID, ActorName: u.Email,
 			Action: "invitation.accepted", TargetType: "invitation", TargetID: inv.ID, Metadata: map[string]any{"email": inv.Email, "role": inv.Role}})
 	})
 	if err != nil {

@@ -243,7 +243,7 @@ func (s *Service) DevMail(ctx context.Context, id string) (*OutboxMail, error) {
 	}
 	r, err := s.q.GetOutboxMail(ctx, id)
 	if err != nil {
-		return nil, notFoundOr(err, "Mail", "app: dev mail")
+		return nil, NotFoundOr(err, "Mail", "app: dev mail")
 	}
 	m := outboxMailFromRow(r)
 	return &m, nil

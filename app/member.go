@@ -26,11 +26,11 @@ const DefaultMemberListLimit = 20
 
 // ListMembers answers the organization's members, oldest first.
 func (s *Service) ListMembers(ctx context.Context, page Page) ([]Member, int, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	total, err := s.q.CountMembers(ctx, p.OrganizationID)
@@ -51,7 +51,7 @@ func (s *Service) ListMembers(ctx context.Context, page Page) ([]Member, int, er
 // UpdateMemberRole changes a member's role. Granting or removing OWNER needs an OWNER, and the last
 // OWNER cannot be demoted.
 func (s *Service) UpdateMemberRole(ctx context.Context, id string, role Role) (*Member, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageMembers)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageMembers)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (s *Service) UpdateMemberRole(ctx context.Context, id string, role Role) (*
 		q := s.q.WithTx(tx)
 		m, err := q.GetMember(ctx, store.GetMemberParams{ID: id, OrganizationID: p.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Member", "app: update member")
+			return NotFoundOr(err, "Member", "app: update member")
 		}
 		if err := s.checkOwnerChange(ctx, q, p, Role(m.Role), role); err != nil {
 			return err
@@ -73,7 +73,7 @@ func (s *Service) UpdateMemberRole(ctx context.Context, id string, role Role) (*
 			return fmt.Errorf("app: update member: %w", err)
 		}
 		out = Member{ID: m.ID, UserID: m.UserID, Email: m.Email, FirstName: m.FirstName, LastName: m.LastName, Role: role, CreatedAt: m.CreatedAt}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "member.role_changed", TargetType: "member", TargetID: id,
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "member.role_changed", TargetType: "member", TargetID: id,
 			Metadata: map[string]any{"from": m.Role, "to": role, "email": m.Email}}))
 	})
 	if err != nil {
@@ -84,7 +84,7 @@ func (s *Service) UpdateMemberRole(ctx context.Context, id string, role Role) (*
 
 // RemoveMember removes a member (and the API keys acting as them). The last OWNER stays.
 func (s *Service) RemoveMember(ctx context.Context, id string) error {
-	p, err := authorize(PrincipalFrom(ctx), ActManageMembers)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageMembers)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Service) RemoveMember(ctx context.Context, id string) error {
 		q := s.q.WithTx(tx)
 		m, err := q.GetMember(ctx, store.GetMemberParams{ID: id, OrganizationID: p.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Member", "app: remove member")
+			return NotFoundOr(err, "Member", "app: remove member")
 		}
 		if err := s.checkOwnerChange(ctx, q, p, Role(m.Role), ""); err != nil {
 			return err
@@ -100,7 +100,7 @@ func (s *Service) RemoveMember(ctx context.Context, id string) error {
 		if err := q.DeleteMember(ctx, store.DeleteMemberParams{ID: id, OrganizationID: p.OrganizationID}); err != nil {
 			return fmt.Errorf("app: remove member: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "member.removed", TargetType: "member", TargetID: id, Metadata: map[string]any{"email": m.Email}}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "member.removed", TargetType: "member", TargetID: id, Metadata: map[string]any{"email": m.Email}}))
 	})
 }
 
@@ -109,7 +109,7 @@ func (s *Service) checkOwnerChange(ctx context.Context, q *store.Queries, p *Pri
 	if from != RoleOwner && to != RoleOwner {
 		return nil
 	}
-	if _, err := authorize(p, ActManageOwners); err != nil {
+	if _, err := Authorize(p, ActManageOwners); err != nil {
 		return err
 	}
 	if from == RoleOwner && to != RoleOwner {
@@ -130,7 +130,7 @@ func (s *Service) checkOwnerChange(ctx context.Context, q *store.Queries, p *Pri
 // ChangePassword sets a new password after checking the current one; the user's other sessions
 // end. It answers the new session generation, so the caller's own session can stay signed in.
 func (s *Service) ChangePassword(ctx context.Context, current, next string) (int, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return 0, err
 	}
@@ -139,7 +139,7 @@ func (s *Service) ChangePassword(ctx context.Context, current, next string) (int
 	}
 	u, err := s.q.GetUser(ctx, p.UserID)
 	if err != nil {
-		return 0, notFoundOr(err, "User", "app: change password")
+		return 0, NotFoundOr(err, "User", "app: change password")
 	}
 	if !checkPassword(u.PasswordHash, current) {
 		return 0, Invalid("Validation failed: currentPassword: The current password is wrong",
@@ -154,7 +154,7 @@ func (s *Service) ChangePassword(ctx context.Context, current, next string) (int
 		if gen, err = s.q.WithTx(tx).SetPassword(ctx, store.SetPasswordParams{ID: p.UserID, PasswordHash: hash}); err != nil {
 			return fmt.Errorf("app: change password: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "user.password_changed", TargetType: "user", TargetID: p.UserID}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "user.password_changed", TargetType: "user", TargetID: p.UserID}))
 	})
 	return int(gen), err
 }

@@ -119,11 +119,11 @@ func notificationForEvent(kind string, payload []byte) *NotificationParams {
 // ListNotifications answers the caller's notifications in their organization, newest first, the
 // total matching and the unread count.
 func (s *Service) ListNotifications(ctx context.Context, unreadOnly bool, page Page) (items []Notification, total, unread int, err error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, 0, err
 	}
 	n, err := s.q.CountNotifications(ctx, store.CountNotificationsParams{OrganizationID: pr.OrganizationID, UserID: pr.UserID, UnreadOnly: unreadOnly})
@@ -148,7 +148,7 @@ func (s *Service) ListNotifications(ctx context.Context, unreadOnly bool, page P
 
 // UnreadNotifications answers the caller's unread count (the dashboard's bell).
 func (s *Service) UnreadNotifications(ctx context.Context) (int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return 0, err
 	}
@@ -161,13 +161,13 @@ func (s *Service) UnreadNotifications(ctx context.Context) (int, error) {
 
 // MarkNotificationRead marks one of the caller's notifications read (again: no change) and answers it.
 func (s *Service) MarkNotificationRead(ctx context.Context, id string) (*Notification, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
 	row, err := s.q.MarkNotificationRead(ctx, store.MarkNotificationReadParams{At: s.now().UTC(), ID: id, OrganizationID: pr.OrganizationID, UserID: pr.UserID})
 	if err != nil {
-		return nil, notFoundOr(err, "Notification", "app: mark notification read")
+		return nil, NotFoundOr(err, "Notification", "app: mark notification read")
 	}
 	n := notificationFromRow(row)
 	return &n, nil
@@ -175,7 +175,7 @@ func (s *Service) MarkNotificationRead(ctx context.Context, id string) (*Notific
 
 // MarkAllNotificationsRead marks every unread notification of the caller read and answers how many.
 func (s *Service) MarkAllNotificationsRead(ctx context.Context) (int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return 0, err
 	}

@@ -91,7 +91,7 @@ func (s *Service) organizationAndOwner(ctx context.Context, db store.DBTX, orgID
 	q := store.New(db)
 	o, err := q.GetOrganization(ctx, orgID)
 	if err != nil {
-		return Organization{}, OrgOwner{}, notFoundOr(err, "Organization", "app: organization")
+		return Organization{}, OrgOwner{}, NotFoundOr(err, "Organization", "app: organization")
 	}
 	u, err := q.GetUser(ctx, o.CreatedByID)
 	if err != nil {
@@ -111,7 +111,7 @@ type OrganizationDetail struct {
 
 // GetOrganization answers the caller's organization.
 func (s *Service) GetOrganization(ctx context.Context) (*OrganizationDetail, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
@@ -151,13 +151,13 @@ var usageCounters = map[UsageKind]func(ctx context.Context, q *store.Queries, or
 
 // MonthlyUsage answers used, limit and remaining of a monthly quota (the calendar month, UTC).
 func (s *Service) MonthlyUsage(ctx context.Context, kind UsageKind) (*Usage, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
 	org, err := s.q.GetOrganization(ctx, p.OrganizationID)
 	if err != nil {
-		return nil, notFoundOr(err, "Organization", "app: usage")
+		return nil, NotFoundOr(err, "Organization", "app: usage")
 	}
 	limits := LimitsOf(Plan(org.Plan))
 	limit := map[UsageKind]int{UsagePosts: limits.MonthlyPosts, UsageComments: limits.MonthlyComments, UsageUploads: limits.MonthlyUploads}[kind]
@@ -188,7 +188,7 @@ var hexColor = regexp.MustCompile(`^#[0-9a-fA-F]{6}$`)
 
 // UpdateSettings changes the organization's settings and answers them all.
 func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[string]any, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageSettings)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageSettings)
 	if err != nil {
 		return nil, err
 	}
@@ -223,7 +223,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[st
 		q := s.q.WithTx(tx)
 		cur, err := q.GetOrganization(ctx, p.OrganizationID)
 		if err != nil {
-			return notFoundOr(err, "Organization", "app: settings")
+			return NotFoundOr(err, "Organization", "app: settings")
 		}
 		params := store.UpdateOrganizationSettingsParams{ID: cur.ID, Name: cur.Name, UploadsCompressionEnabled: cur.UploadsCompressionEnabled,
 			ShowVerboseErrors: cur.ShowVerboseErrors, DisconnectCheckEnabled: cur.DisconnectCheckEnabled, DeleteAccountAfter: cur.DeleteAccountAfter,
@@ -259,7 +259,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[st
 			"remoteDisconnectChecks": o.DisconnectCheckEnabled, "deleteDisconnectedAfterHours": int(o.DeleteAccountAfter),
 			"portalBrandName": o.PortalBrandName, "portalLogoUrl": o.PortalLogoUrl, "portalAccentColor": o.PortalAccentColor,
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "organization.settings_updated", TargetType: "organization", TargetID: o.ID}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "organization.settings_updated", TargetType: "organization", TargetID: o.ID}))
 	})
 	return out, err
 }
@@ -267,7 +267,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[st
 // DeleteOrganization soft-deletes the caller's organization and revokes its keys; confirmName must
 // repeat the organization's name.
 func (s *Service) DeleteOrganization(ctx context.Context, confirmName string) error {
-	p, err := authorize(PrincipalFrom(ctx), ActDeleteOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActDeleteOrg)
 	if err != nil {
 		return err
 	}
@@ -275,13 +275,13 @@ func (s *Service) DeleteOrganization(ctx context.Context, confirmName string) er
 		q := s.q.WithTx(tx)
 		o, err := q.GetOrganization(ctx, p.OrganizationID)
 		if err != nil {
-			return notFoundOr(err, "Organization", "app: delete organization")
+			return NotFoundOr(err, "Organization", "app: delete organization")
 		}
 		if confirmName != o.Name {
 			return Invalid("Validation failed: confirmName: Type the organization's name exactly to confirm",
 				Issue{Code: IssueCustom, Message: "Type the organization's name exactly to confirm", Path: []any{"confirmName"}})
 		}
-		if err := s.audit(ctx, tx, auditBy(p, auditItem{Action: "organization.deleted", TargetType: "organization", TargetID: o.ID})); err != nil {
+		if err := s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "organization.deleted", TargetType: "organization", TargetID: o.ID})); err != nil {
 			return err
 		}
 		if err := q.RevokeOrganizationKeys(ctx, o.ID); err != nil {

@@ -29,7 +29,7 @@ func PageOf(offset, limit *int, defaultLimit int) Page {
 	return p
 }
 
-func (p Page) validate() error {
+func (p Page) Validate() error {
 	var issues []Issue
 	if p.Offset < 0 {
 		issues = append(issues, Issue{Code: IssueTooSmall, Message: "Number must be greater than or equal to 0", Path: []any{"offset"}})
@@ -59,8 +59,8 @@ func checkLength(field, v string, min, max int) error {
 	return nil
 }
 
-// notFoundOr turns "no row" (and ids that cannot be ids) into a 404 of what, wrapping anything else.
-func notFoundOr(err error, what, op string) error {
+// NotFoundOr turns "no row" (and ids that cannot be ids) into a 404 of what, wrapping anything else.
+func NotFoundOr(err error, what, op string) error {
 	var pgErr *pgconn.PgError
 	if errors.Is(err, pgx.ErrNoRows) || (errors.As(err, &pgErr) && pgErr.Code == "22P02") { // 22P02: not a uuid
 		return NotFound(what)

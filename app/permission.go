@@ -3,7 +3,7 @@ package app
 import "fmt"
 
 // Action is something a role may or may not do. The matrix below is the one place roles are
-// decided (the README shows it); every service method checks it through authorize.
+// decided (the README shows it); every service method checks it through Authorize.
 type Action string
 
 const (
@@ -54,8 +54,8 @@ func Can(role Role, act Action) bool {
 	return false
 }
 
-// authorize returns the caller, or EUnauthorized without one, or EForbidden when its role may not act.
-func authorize(p *Principal, act Action) (*Principal, error) {
+// Authorize returns the caller, or EUnauthorized without one, or EForbidden when its role may not act.
+func Authorize(p *Principal, act Action) (*Principal, error) {
 	if p == nil {
 		return nil, Errorf(EUnauthorized, "Authentication required")
 	}

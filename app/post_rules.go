@@ -1,6 +1,6 @@
 package app
 
-// Post rules: what a post must satisfy beyond its schema. checkPostRules is pure (no database): the
+// Post rules: what a post must satisfy beyond its schema. CheckPostRules is pure (no database): the
 // posts service loads the team's accounts and the organization's uploads named by the payloads, calls
 // it, and answers its issues as a 400. Here is the flow across networks (targets, accounts, postDate,
 // firstComment); each network's own rules are its spec's Check (network/<name>/rules.go), written
@@ -43,7 +43,7 @@ import (
 	"time"
 )
 
-// PostRuleInput is everything checkPostRules looks at.
+// PostRuleInput is everything CheckPostRules looks at.
 type PostRuleInput struct {
 	Data               *PostData
 	SocialAccountTypes []Network
@@ -57,8 +57,8 @@ type PostRuleInput struct {
 // PostDateGrace is how far in the past a SCHEDULED or REVIEW postDate may be (clock skew, "publish now").
 const PostDateGrace = time.Minute
 
-// checkPostRules answers the issues of a post beyond its schema (nil when none).
-func checkPostRules(in PostRuleInput) []Issue {
+// CheckPostRules answers the issues of a post beyond its schema (nil when none).
+func CheckPostRules(in PostRuleInput) []Issue {
 	c := &PostCheck{in: in, publishing: in.Status == "SCHEDULED" || in.Status == "REVIEW"}
 	c.targets()
 	c.postDate()
@@ -146,9 +146,9 @@ func isStory(p Payload) bool {
 	return ok && s.IsStory()
 }
 
-// ruleUploadIDs lists every upload the payloads name (media, carousel items, X thread posts), once
+// RuleUploadIDs lists every upload the payloads name (media, carousel items, X thread posts), once
 // each: the uploads the caller loads into PostRuleInput.Uploads.
-func ruleUploadIDs(d *PostData) []string {
+func RuleUploadIDs(d *PostData) []string {
 	var out []string
 	seen := map[string]bool{}
 	add := func(ids []string) {

@@ -28,7 +28,7 @@ import (
 	"github.com/crier/crier/network/youtube"
 )
 
-// Tests of checkPostRules and TextLength: every row of the spec's payload table passes with a
+// Tests of CheckPostRules and TextLength: every row of the spec's payload table passes with a
 // sensible payload and fails on each rule, with the exact path and code.
 
 var ruleNow = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)

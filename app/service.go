@@ -96,3 +96,21 @@ func (d Deps) check() error {
 	}
 	return nil
 }
+
+// Core is what the capability packages built over app (publishing) share with it: the database
+// and its queries, the job client, the uploads' storage, the clock and the publish lease.
+// Service.Core hands it to their constructors.
+type Core struct {
+	DB           store.DB
+	Queries      *store.Queries
+	Jobs         Enqueuer
+	Storage      storage.Storage
+	Log          *slog.Logger
+	Now          func() time.Time
+	PublishLease time.Duration
+}
+
+// Core answers the Service's core, for the capability packages' constructors.
+func (s *Service) Core() Core {
+	return Core{DB: s.db, Queries: s.q, Jobs: s.jobs, Storage: s.uploads.st, Log: s.log, Now: s.now, PublishLease: s.publishLease}
+}

@@ -278,7 +278,7 @@ func newNetworkDeps(adapters Adapters, secret []byte) (*networkDeps, error) {
 	return &networkDeps{adapters: adapters, tokens: tokens, state: state}, nil
 }
 
-func (s *Service) adapter(n Network) (Adapter, error) {
+func (s *Service) Adapter(n Network) (Adapter, error) {
 	a, ok := s.networks.adapters[n]
 	if !ok {
 		return nil, Errorf(ENotImplemented, "Connecting %s is not available yet", n.DisplayName())
@@ -304,7 +304,7 @@ type NetworkInfo struct {
 
 // Network answers what the dashboard offers for n.
 func (s *Service) Network(n Network) NetworkInfo {
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return NetworkInfo{}
 	}

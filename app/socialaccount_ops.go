@@ -67,15 +67,15 @@ func (s *Service) checkWindow(ctx context.Context, orgID, accountID, action stri
 // it records disconnectedCheckTryAt and emits social-account.updated. A refused account is marked
 // for reconnection; the answer says so with success=false rather than failing.
 func (s *Service) ConnectionCheck(ctx context.Context, teamID string, n Network) (*ConnectionCheckResult, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	row, err := s.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (s *Service) ConnectionCheck(ctx context.Context, teamID string, n Network)
 	if err != nil {
 		return nil, err
 	}
-	row, cerr := s.withToken(ctx, row, func(t *Token) error { return a.Check(ctx, t) })
+	row, cerr := s.WithToken(ctx, row, func(t *Token) error { return a.Check(ctx, t) })
 	if cerr != nil && ErrorCode(cerr) != EForbidden && ClassOf(cerr) != ErrAuthExpired && ClassOf(cerr) != ErrPermanent {
 		return nil, asAppError(cerr) // the network is down or throttling: no verdict
 	}
@@ -102,11 +102,11 @@ func (s *Service) ConnectionCheck(ctx context.Context, teamID string, n Network)
 		if err != nil {
 			return fmt.Errorf("app: connection check: %w", err)
 		}
-		if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: actionConnectionCheck, TargetType: "social_account", TargetID: r.ID,
+		if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: actionConnectionCheck, TargetType: "social_account", TargetID: r.ID,
 			Metadata: map[string]any{"type": r.Type, "success": out.Success}})); err != nil {
 			return err
 		}
-		return s.emit(ctx, tx, pr.OrganizationID, EventSocialAccountUpdated, socialAccountFromRow(r))
+		return s.emit(ctx, tx, pr.OrganizationID, EventSocialAccountUpdated, SocialAccountFromRow(r))
 	})
 	if err != nil {
 		return nil, err
@@ -116,15 +116,15 @@ func (s *Service) ConnectionCheck(ctx context.Context, teamID string, n Network)
 
 // ProfileRefresh reads the account's profile again from its network and stores it.
 func (s *Service) ProfileRefresh(ctx context.Context, teamID string, n Network) (*ProfileRefreshResult, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.adapter(n)
+	a, err := s.Adapter(n)
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.accountByType(ctx, s.q, pr.OrganizationID, teamID, n)
+	row, err := s.AccountByType(ctx, s.q, pr.OrganizationID, teamID, n)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s *Service) ProfileRefresh(ctx context.Context, teamID string, n Network) 
 		return nil, err
 	}
 	var prof *Profile
-	row, err = s.withToken(ctx, row, func(t *Token) error {
+	row, err = s.WithToken(ctx, row, func(t *Token) error {
 		var err error
 		prof, err = a.Profile(ctx, t)
 		return err
@@ -152,10 +152,10 @@ func (s *Service) ProfileRefresh(ctx context.Context, teamID string, n Network) 
 		}
 		r, err := q.UpdateSocialAccountProfile(ctx, p)
 		if err != nil {
-			return notFoundOr(err, "Social account", "app: profile refresh")
+			return NotFoundOr(err, "Social account", "app: profile refresh")
 		}
-		out.Account = socialAccountFromRow(r)
-		if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: actionProfileRefresh, TargetType: "social_account", TargetID: r.ID,
+		out.Account = SocialAccountFromRow(r)
+		if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: actionProfileRefresh, TargetType: "social_account", TargetID: r.ID,
 			Metadata: map[string]any{"type": r.Type}})); err != nil {
 			return err
 		}
@@ -171,7 +171,7 @@ func (s *Service) ProfileRefresh(ctx context.Context, teamID string, n Network) 
 // DISABLE_PENDING (the conversations capability finishes the unsubscribe and sets DISABLED). Only
 // Facebook and Instagram accounts have messaging (the contract restricts type).
 func (s *Service) SetMessaging(ctx context.Context, teamID string, n Network, enable bool) (*SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Service) SetMessaging(ctx context.Context, teamID string, n Network, en
 // channels and credentials; the target team's existing account of a network is kept, not replaced).
 // resetChannel drops the selected page/channel so the copy must choose its own.
 func (s *Service) CopySocialAccounts(ctx context.Context, fromTeamID, toTeamID string, types []Network, resetChannel bool) ([]SocialAccount, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +206,7 @@ func (s *Service) CopySocialAccounts(ctx context.Context, fromTeamID, toTeamID s
 		q := s.q.WithTx(tx)
 		for _, id := range []string{fromTeamID, toTeamID} {
 			if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: id, OrganizationID: pr.OrganizationID}); err != nil {
-				return notFoundOr(err, "Team", "app: copy accounts")
+				return NotFoundOr(err, "Team", "app: copy accounts")
 			}
 		}
 		for _, n := range types {
@@ -246,8 +246,8 @@ func (s *Service) CopySocialAccounts(ctx context.Context, fromTeamID, toTeamID s
 					return fmt.Errorf("app: copy accounts: %w", err)
 				}
 			}
-			a := socialAccountFromRow(row)
-			if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: EventSocialAccountCreated, TargetType: "social_account", TargetID: a.ID,
+			a := SocialAccountFromRow(row)
+			if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: EventSocialAccountCreated, TargetType: "social_account", TargetID: a.ID,
 				Metadata: map[string]any{"type": a.Type, "teamId": a.TeamID, "copiedFrom": src.ID}})); err != nil {
 				return err
 			}
@@ -295,7 +295,7 @@ func (s *Service) RefreshDueTokens(ctx context.Context) (int, error) {
 		if err != nil {
 			continue
 		}
-		a, err := s.adapter(Network(row.Type))
+		a, err := s.Adapter(Network(row.Type))
 		if err != nil {
 			continue
 		}

@@ -71,7 +71,7 @@ type portalOptions struct {
 
 // CreatePortalLink answers the URL of a new portal link.
 func (s *Service) CreatePortalLink(ctx context.Context, p PortalLinkParams) (string, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageAccounts)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageAccounts)
 	if err != nil {
 		return "", err
 	}
@@ -96,7 +96,7 @@ func (s *Service) CreatePortalLink(ctx context.Context, p PortalLinkParams) (str
 		return "", Invalid("Validation failed: "+fmt.Sprint(issues[0].Path[0])+": "+issues[0].Message, issues...)
 	}
 	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: p.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-		return "", notFoundOr(err, "Team", "app: portal link")
+		return "", NotFoundOr(err, "Team", "app: portal link")
 	}
 	raw := make([]byte, 32)
 	if _, err := rand.Read(raw); err != nil {
@@ -120,7 +120,7 @@ func (s *Service) CreatePortalLink(ctx context.Context, p PortalLinkParams) (str
 		if err != nil {
 			return fmt.Errorf("app: portal link: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "social-account.portal-link-created", TargetType: "team", TargetID: p.TeamID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "social-account.portal-link-created", TargetType: "team", TargetID: p.TeamID,
 			Metadata: map[string]any{"portalLinkId": link.ID, "types": types, "expiresAt": link.ExpiresAt}}))
 	})
 	if err != nil {
@@ -174,11 +174,11 @@ func (s *Service) Portal(ctx context.Context, token string) (*PortalView, error)
 	}
 	org, err := s.q.GetOrganization(ctx, link.OrganizationID)
 	if err != nil {
-		return nil, notFoundOr(err, "Portal link", "app: portal")
+		return nil, NotFoundOr(err, "Portal link", "app: portal")
 	}
 	team, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: link.TeamID, OrganizationID: link.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Portal link", "app: portal")
+		return nil, NotFoundOr(err, "Portal link", "app: portal")
 	}
 	var opts portalOptions
 	_ = json.Unmarshal(link.Options, &opts)
@@ -249,7 +249,7 @@ func (s *Service) PortalDisconnect(ctx context.Context, token string, n Network)
 	if err := portalAllows(link, n); err != nil {
 		return err
 	}
-	_, err = s.disconnect(ctx, link.OrganizationID, link.TeamID, n, func(item auditItem) auditItem {
+	_, err = s.disconnect(ctx, link.OrganizationID, link.TeamID, n, func(item AuditItem) AuditItem {
 		item.OrganizationID, item.ActorType, item.ActorName = link.OrganizationID, "SYSTEM", "portal"
 		return item
 	})

@@ -74,7 +74,7 @@ func validateTeam(p TeamParams, creating bool) error {
 
 // CreateTeam creates a team within the plan's team limit; team.created is written with it.
 func (s *Service) CreateTeam(ctx context.Context, p TeamParams) (*Team, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageTeams)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageTeams)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (s *Service) CreateTeam(ctx context.Context, p TeamParams) (*Team, error) {
 		}
 		org, err := q.GetOrganization(ctx, pr.OrganizationID)
 		if err != nil {
-			return notFoundOr(err, "Organization", "app: create team")
+			return NotFoundOr(err, "Organization", "app: create team")
 		}
 		n, err := q.CountTeams(ctx, store.CountTeamsParams{OrganizationID: pr.OrganizationID})
 		if err != nil {
@@ -103,7 +103,7 @@ func (s *Service) CreateTeam(ctx context.Context, p TeamParams) (*Team, error) {
 		if p.CopyTeamID != nil {
 			src, err := q.GetTeam(ctx, store.GetTeamParams{ID: *p.CopyTeamID, OrganizationID: pr.OrganizationID})
 			if err != nil {
-				return notFoundOr(err, "Team to copy", "app: create team")
+				return NotFoundOr(err, "Team to copy", "app: create team")
 			}
 			if avatar == nil {
 				avatar = src.AvatarUrl
@@ -124,11 +124,11 @@ func (s *Service) CreateTeam(ctx context.Context, p TeamParams) (*Team, error) {
 
 // ListTeams answers the organization's teams with details, oldest first, filtered by name.
 func (s *Service) ListTeams(ctx context.Context, search string, page Page) ([]TeamDetail, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	var sp *string
@@ -164,13 +164,13 @@ func (s *Service) ListTeams(ctx context.Context, search string, page Page) ([]Te
 
 // GetTeam answers one team of the caller's organization.
 func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
 	row, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Team", "app: get team")
+		return nil, NotFoundOr(err, "Team", "app: get team")
 	}
 	org, owner, err := s.organizationAndOwner(ctx, s.db, pr.OrganizationID)
 	if err != nil {
@@ -185,7 +185,7 @@ func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
 
 // UpdateTeam renames a team or changes its avatar (an empty avatarUrl removes it).
 func (s *Service) UpdateTeam(ctx context.Context, id string, p TeamParams) (*Team, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageTeams)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageTeams)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +197,7 @@ func (s *Service) UpdateTeam(ctx context.Context, id string, p TeamParams) (*Tea
 		q := s.q.WithTx(tx)
 		cur, err := q.GetTeam(ctx, store.GetTeamParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Team", "app: update team")
+			return NotFoundOr(err, "Team", "app: update team")
 		}
 		name, avatar := cur.Name, cur.AvatarUrl
 		if p.Name != nil {
@@ -211,7 +211,7 @@ func (s *Service) UpdateTeam(ctx context.Context, id string, p TeamParams) (*Tea
 		}
 		row, err := q.UpdateTeam(ctx, store.UpdateTeamParams{ID: id, OrganizationID: pr.OrganizationID, Name: name, AvatarUrl: avatar})
 		if err != nil {
-			return notFoundOr(err, "Team", "app: update team")
+			return NotFoundOr(err, "Team", "app: update team")
 		}
 		out = teamFromRow(row)
 		return s.recordTeamChange(ctx, tx, pr, EventTeamUpdated, out)
@@ -224,7 +224,7 @@ func (s *Service) UpdateTeam(ctx context.Context, id string, p TeamParams) (*Tea
 
 // DeleteTeam soft-deletes a team and answers it.
 func (s *Service) DeleteTeam(ctx context.Context, id string) (*Team, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageTeams)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageTeams)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (s *Service) DeleteTeam(ctx context.Context, id string) (*Team, error) {
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err := s.q.WithTx(tx).DeleteTeam(ctx, store.DeleteTeamParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Team", "app: delete team")
+			return NotFoundOr(err, "Team", "app: delete team")
 		}
 		out = teamFromRow(row)
 		return s.recordTeamChange(ctx, tx, pr, EventTeamDeleted, out)
@@ -245,7 +245,7 @@ func (s *Service) DeleteTeam(ctx context.Context, id string) (*Team, error) {
 
 // recordTeamChange writes the audit item and the event of a team change in its transaction.
 func (s *Service) recordTeamChange(ctx context.Context, tx pgx.Tx, pr *Principal, kind string, t Team) error {
-	if err := s.audit(ctx, tx, auditBy(pr, auditItem{Action: kind, TargetType: "team", TargetID: t.ID, Metadata: map[string]any{"name": t.Name}})); err != nil {
+	if err := s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: kind, TargetType: "team", TargetID: t.ID, Metadata: map[string]any{"name": t.Name}})); err != nil {
 		return err
 	}
 	return s.emit(ctx, tx, pr.OrganizationID, kind, t)

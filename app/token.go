@@ -126,7 +126,7 @@ func (s *Service) auditUser(ctx context.Context, tx pgx.Tx, userID, email, actio
 		return fmt.Errorf("app: audit %s: %w", action, err)
 	}
 	for _, m := range ms {
-		if err := s.audit(ctx, tx, auditItem{OrganizationID: m.OrganizationID, ActorType: "USER", ActorID: userID, ActorName: email,
+		if err := s.Audit(ctx, tx, AuditItem{OrganizationID: m.OrganizationID, ActorType: "USER", ActorID: userID, ActorName: email,
 			Action: action, TargetType: "user", TargetID: userID}); err != nil {
 			return err
 		}
@@ -167,18 +167,18 @@ func (s *Service) VerifyEmail(ctx context.Context, token string) error {
 // ResendVerification mails the caller a new verification link: 400 when the address is already
 // verified, 429 when the last link went out less than MailThrottle ago.
 func (s *Service) ResendVerification(ctx context.Context) error {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return err
 	}
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		if _, err := q.LockUser(ctx, p.UserID); err != nil { // one resend at a time per user
-			return notFoundOr(err, "User", "app: resend verification")
+			return NotFoundOr(err, "User", "app: resend verification")
 		}
 		u, err := q.GetUser(ctx, p.UserID)
 		if err != nil {
-			return notFoundOr(err, "User", "app: resend verification")
+			return NotFoundOr(err, "User", "app: resend verification")
 		}
 		if u.EmailVerifiedAt != nil {
 			return Invalid("Your email address is already verified")
@@ -193,7 +193,7 @@ func (s *Service) ResendVerification(ctx context.Context) error {
 		if err := s.sendVerification(ctx, tx, u.ID, u.Email, u.FirstName); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "user.verification_resent", TargetType: "user", TargetID: u.ID}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "user.verification_resent", TargetType: "user", TargetID: u.ID}))
 	})
 }
 

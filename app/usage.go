@@ -35,7 +35,7 @@ type SocialAccountFilter struct {
 func (s *Service) socialAccount(ctx context.Context, q *store.Queries, orgID, id string) (SocialAccountRef, error) {
 	row, err := q.GetSocialAccount(ctx, store.GetSocialAccountParams{ID: id, OrganizationID: orgID})
 	if err != nil {
-		return SocialAccountRef{}, notFoundOr(err, "Social account", "app: social account")
+		return SocialAccountRef{}, NotFoundOr(err, "Social account", "app: social account")
 	}
 	return SocialAccountRef{ID: row.ID, Type: Network(row.Type), Username: row.Username, DisplayName: row.DisplayName}, nil
 }
@@ -100,7 +100,7 @@ type DailyLimits struct {
 // DailyLimitsUsage answers a social account's posts and comments on the UTC day of date (today when
 // nil) against its network's daily caps. Another organization's account is 404.
 func (s *Service) DailyLimitsUsage(ctx context.Context, socialAccountID string, date *time.Time) (*DailyLimits, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ type ImportsUsage struct {
 // ImportsUsage answers, per social account of the organization (filtered by team, network or id),
 // the posts imported this calendar month (UTC) against the plan's per-account limit.
 func (s *Service) ImportsUsage(ctx context.Context, in ImportsUsageParams) (*ImportsUsage, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
 		return nil, err
 	}
@@ -193,11 +193,11 @@ func (s *Service) ImportsUsage(ctx context.Context, in ImportsUsageParams) (*Imp
 	}
 	org, err := s.q.GetOrganization(ctx, p.OrganizationID)
 	if err != nil {
-		return nil, notFoundOr(err, "Organization", "app: imports usage")
+		return nil, NotFoundOr(err, "Organization", "app: imports usage")
 	}
 	if in.TeamID != nil {
 		if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: *in.TeamID, OrganizationID: p.OrganizationID}); err != nil {
-			return nil, notFoundOr(err, "Team", "app: imports usage")
+			return nil, NotFoundOr(err, "Team", "app: imports usage")
 		}
 	}
 	limit := LimitsOf(Plan(org.Plan)).MonthlyImportsPerAccount

@@ -23,13 +23,13 @@ type UpdateMeParams struct {
 
 // Me answers the caller's user record.
 func (s *Service) Me(ctx context.Context) (*User, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return nil, err
 	}
 	u, err := s.q.GetUser(ctx, p.UserID)
 	if err != nil {
-		return nil, notFoundOr(err, "User", "app: me")
+		return nil, NotFoundOr(err, "User", "app: me")
 	}
 	out := userFromRow(u)
 	return &out, nil
@@ -37,7 +37,7 @@ func (s *Service) Me(ctx context.Context) (*User, error) {
 
 // UpdateMe changes the caller's name, timezone (an IANA name) or avatar.
 func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 		q := s.q.WithTx(tx)
 		cur, err := q.GetUser(ctx, p.UserID)
 		if err != nil {
-			return notFoundOr(err, "User", "app: update me")
+			return NotFoundOr(err, "User", "app: update me")
 		}
 		trimmed := func(v *string) *string { t := strings.TrimSpace(*v); return &t }
 		params := store.UpdateUserParams{ID: p.UserID, FirstName: cur.FirstName, LastName: cur.LastName, Timezone: cur.Timezone, AvatarUrl: cur.AvatarUrl}
@@ -90,7 +90,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 			return fmt.Errorf("app: update me: %w", err)
 		}
 		out = userFromRow(u)
-		return s.audit(ctx, tx, auditBy(p, auditItem{Action: "user.updated", TargetType: "user", TargetID: p.UserID}))
+		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "user.updated", TargetType: "user", TargetID: p.UserID}))
 	})
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 
 // CompleteOnboarding marks the caller onboarded (once) and answers the session.
 func (s *Service) CompleteOnboarding(ctx context.Context) (*Session, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (s *Service) CompleteOnboarding(ctx context.Context) (*Session, error) {
 // SwitchOrganization makes orgID the session's current organization; the caller must belong to it.
 // API keys belong to one organization and cannot switch.
 func (s *Service) SwitchOrganization(ctx context.Context, orgID string) (*Session, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActManageOwnAccess)
+	p, err := Authorize(PrincipalFrom(ctx), ActManageOwnAccess)
 	if err != nil {
 		return nil, err
 	}
@@ -122,14 +122,14 @@ func (s *Service) SwitchOrganization(ctx context.Context, orgID string) (*Sessio
 			Issue{Code: IssueCustom, Message: "API keys belong to one organization; switch with the dashboard session", Path: []any{"organizationId"}})
 	}
 	if _, err := s.q.GetMembership(ctx, store.GetMembershipParams{UserID: p.UserID, OrganizationID: orgID}); err != nil {
-		return nil, notFoundOr(err, "Organization", "app: switch organization")
+		return nil, NotFoundOr(err, "Organization", "app: switch organization")
 	}
 	return s.sessionFor(ctx, p.UserID, orgID)
 }
 
 // CreateOrganization creates another organization (FREE plan) owned by the caller.
 func (s *Service) CreateOrganization(ctx context.Context, name string) (*Membership, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActCreateOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActCreateOrg)
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +149,9 @@ func (s *Service) CreateOrganization(ctx context.Context, name string) (*Members
 			return fmt.Errorf("app: create organization: %w", err)
 		}
 		out = Membership{ID: m.ID, OrganizationID: org.ID, OrganizationName: org.Name, Role: RoleOwner}
-		item := auditBy(p, auditItem{Action: "organization.created", TargetType: "organization", TargetID: org.ID})
+		item := AuditBy(p, AuditItem{Action: "organization.created", TargetType: "organization", TargetID: org.ID})
 		item.OrganizationID = org.ID
-		return s.audit(ctx, tx, item)
+		return s.Audit(ctx, tx, item)
 	})
 	if err != nil {
 		return nil, err
@@ -176,11 +176,11 @@ const DefaultAuditLogLimit = 20
 
 // AuditLog answers the organization's audit log, newest first.
 func (s *Service) AuditLog(ctx context.Context, page Page) ([]AuditLogItem, int, error) {
-	p, err := authorize(PrincipalFrom(ctx), ActReadAuditLog)
+	p, err := Authorize(PrincipalFrom(ctx), ActReadAuditLog)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	total, err := s.q.CountAuditLog(ctx, p.OrganizationID)

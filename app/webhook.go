@@ -170,7 +170,7 @@ func checkWebhookURL(raw string, o WebhookOptions) string {
 
 // CreateWebhook registers a webhook with a fresh signing secret.
 func (s *Service) CreateWebhook(ctx context.Context, p WebhookParams) (*Webhook, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,7 @@ func (s *Service) CreateWebhook(ctx context.Context, p WebhookParams) (*Webhook,
 		if out, err = s.webhookFromRow(h, row); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.created", TargetType: "webhook", TargetID: row.ID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.created", TargetType: "webhook", TargetID: row.ID,
 			Metadata: map[string]any{"url": row.Url, "events": row.Events}}))
 	})
 	if err != nil {
@@ -212,12 +212,12 @@ func (s *Service) CreateWebhook(ctx context.Context, p WebhookParams) (*Webhook,
 
 // ListWebhooks answers the organization's webhooks, oldest first, and their total.
 func (s *Service) ListWebhooks(ctx context.Context, page Page) ([]Webhook, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, 0, err
 	}
 	h := s.hooks
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	total, err := s.q.CountWebhooks(ctx, pr.OrganizationID)
@@ -241,14 +241,14 @@ func (s *Service) ListWebhooks(ctx context.Context, page Page) ([]Webhook, int, 
 
 // GetWebhook answers one webhook of the caller's organization.
 func (s *Service) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
 	h := s.hooks
 	row, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Webhook", "app: get webhook")
+		return nil, NotFoundOr(err, "Webhook", "app: get webhook")
 	}
 	return s.webhookFromRow(h, row)
 }
@@ -256,7 +256,7 @@ func (s *Service) GetWebhook(ctx context.Context, id string) (*Webhook, error) {
 // UpdateWebhook changes a webhook's URL, events or active flag. Reactivating a deactivated webhook
 // starts its failure clock afresh.
 func (s *Service) UpdateWebhook(ctx context.Context, id string, p WebhookParams) (*Webhook, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, p WebhookParams)
 		q := s.q.WithTx(tx)
 		cur, err := q.GetWebhookForUpdate(ctx, store.GetWebhookForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Webhook", "app: update webhook")
+			return NotFoundOr(err, "Webhook", "app: update webhook")
 		}
 		upd := store.UpdateWebhookParams{ID: id, OrganizationID: pr.OrganizationID, Url: cur.Url, Events: cur.Events, Active: cur.Active}
 		if p.URL != nil {
@@ -284,12 +284,12 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, p WebhookParams)
 		}
 		row, err := q.UpdateWebhook(ctx, upd)
 		if err != nil {
-			return notFoundOr(err, "Webhook", "app: update webhook")
+			return NotFoundOr(err, "Webhook", "app: update webhook")
 		}
 		if out, err = s.webhookFromRow(h, row); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.updated", TargetType: "webhook", TargetID: row.ID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.updated", TargetType: "webhook", TargetID: row.ID,
 			Metadata: map[string]any{"url": row.Url, "events": row.Events, "active": row.Active}}))
 	})
 	if err != nil {
@@ -300,16 +300,16 @@ func (s *Service) UpdateWebhook(ctx context.Context, id string, p WebhookParams)
 
 // DeleteWebhook removes a webhook and its delivery log; pending deliveries are dropped.
 func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return err
 	}
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err := s.q.WithTx(tx).DeleteWebhook(ctx, store.DeleteWebhookParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Webhook", "app: delete webhook")
+			return NotFoundOr(err, "Webhook", "app: delete webhook")
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.deleted", TargetType: "webhook", TargetID: row.ID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.deleted", TargetType: "webhook", TargetID: row.ID,
 			Metadata: map[string]any{"url": row.Url}}))
 	})
 }
@@ -317,7 +317,7 @@ func (s *Service) DeleteWebhook(ctx context.Context, id string) error {
 // RotateWebhookSecret issues a new signing secret; the previous one keeps signing too (a second
 // signature) for WebhookSecretGrace, so receivers can switch without missing a delivery.
 func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*Webhook, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
@@ -335,18 +335,18 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*Webhook,
 		q := s.q.WithTx(tx)
 		cur, err := q.GetWebhookForUpdate(ctx, store.GetWebhookForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
 		if err != nil {
-			return notFoundOr(err, "Webhook", "app: rotate webhook secret")
+			return NotFoundOr(err, "Webhook", "app: rotate webhook secret")
 		}
 		until := s.now().UTC().Add(WebhookSecretGrace)
 		row, err := q.SetWebhookSecret(ctx, store.SetWebhookSecretParams{ID: id, OrganizationID: pr.OrganizationID, SecretEnc: enc,
 			PreviousSecretEnc: cur.SecretEnc, PreviousSecretUntil: &until})
 		if err != nil {
-			return notFoundOr(err, "Webhook", "app: rotate webhook secret")
+			return NotFoundOr(err, "Webhook", "app: rotate webhook secret")
 		}
 		if out, err = s.webhookFromRow(h, row); err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.secret_rotated", TargetType: "webhook", TargetID: row.ID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.secret_rotated", TargetType: "webhook", TargetID: row.ID,
 			Metadata: map[string]any{"previousSecretValidUntil": until}}))
 	})
 	if err != nil {
@@ -358,7 +358,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, id string) (*Webhook,
 // ListWebhookDeliveries answers a webhook's deliveries, newest first, optionally of one status,
 // and their total.
 func (s *Service) ListWebhookDeliveries(ctx context.Context, webhookID, status string, page Page) ([]WebhookDelivery, int, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -370,11 +370,11 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, webhookID, status s
 		}
 		st = &status
 	}
-	if err := page.validate(); err != nil {
+	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
 	if _, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: webhookID, OrganizationID: pr.OrganizationID}); err != nil {
-		return nil, 0, notFoundOr(err, "Webhook", "app: list deliveries")
+		return nil, 0, NotFoundOr(err, "Webhook", "app: list deliveries")
 	}
 	total, err := s.q.CountDeliveries(ctx, store.CountDeliveriesParams{WebhookID: webhookID, OrganizationID: pr.OrganizationID, Status: st})
 	if err != nil {
@@ -395,13 +395,13 @@ func (s *Service) ListWebhookDeliveries(ctx context.Context, webhookID, status s
 // TestWebhook sends a signed test event (kind webhook.test) to the webhook now, whether or not it
 // is active, and answers the Delivery with the receiver's answer. A failed test is not retried.
 func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
 	wh, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: id, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Webhook", "app: test webhook")
+		return nil, NotFoundOr(err, "Webhook", "app: test webhook")
 	}
 	eventID, err := newUUID()
 	if err != nil {
@@ -421,7 +421,7 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 		if err != nil {
 			return fmt.Errorf("app: test webhook: %w", err)
 		}
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.tested", TargetType: "webhook", TargetID: wh.ID}))
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.tested", TargetType: "webhook", TargetID: wh.ID}))
 	})
 	if err != nil {
 		return nil, err
@@ -433,20 +433,20 @@ func (s *Service) TestWebhook(ctx context.Context, id string) (*WebhookDelivery,
 // webhook-id, so receivers can deduplicate), and answers it. A failed resend of a delivery still in
 // its retry schedule leaves the schedule as it was; a failed resend of a finished one stays FAILED.
 func (s *Service) ResendWebhookDelivery(ctx context.Context, webhookID, deliveryID string) (*WebhookDelivery, error) {
-	pr, err := authorize(PrincipalFrom(ctx), ActManageWebhooks)
+	pr, err := Authorize(PrincipalFrom(ctx), ActManageWebhooks)
 	if err != nil {
 		return nil, err
 	}
 	wh, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: webhookID, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Webhook", "app: resend delivery")
+		return nil, NotFoundOr(err, "Webhook", "app: resend delivery")
 	}
 	d, err := s.q.GetWebhookDelivery(ctx, store.GetWebhookDeliveryParams{ID: deliveryID, WebhookID: wh.ID, OrganizationID: pr.OrganizationID})
 	if err != nil {
-		return nil, notFoundOr(err, "Delivery", "app: resend delivery")
+		return nil, NotFoundOr(err, "Delivery", "app: resend delivery")
 	}
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		return s.audit(ctx, tx, auditBy(pr, auditItem{Action: "webhook.delivery_resent", TargetType: "webhook", TargetID: wh.ID,
+		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "webhook.delivery_resent", TargetType: "webhook", TargetID: wh.ID,
 			Metadata: map[string]any{"deliveryId": d.ID}}))
 	})
 	if err != nil {

@@ -39,7 +39,7 @@ func (s *Service) DeactivateFailingWebhooks(ctx context.Context) ([]Webhook, err
 			w.Secret = ""
 			out = append(out, *w)
 			since := now.Sub(*r.FailingSince).Round(time.Minute)
-			if err := s.audit(ctx, tx, auditItem{OrganizationID: r.OrganizationID, ActorType: "SYSTEM", ActorName: "Crier",
+			if err := s.Audit(ctx, tx, AuditItem{OrganizationID: r.OrganizationID, ActorType: "SYSTEM", ActorName: "Crier",
 				Action: "webhook.deactivated", TargetType: "webhook", TargetID: r.ID,
 				Metadata: map[string]any{"url": r.Url, "failingSince": r.FailingSince}}); err != nil {
 				return err

@@ -110,7 +110,7 @@ func (s *Service) DeliverWebhook(ctx context.Context, deliveryID string, attempt
 	h := s.hooks
 	d, err := s.q.GetDelivery(ctx, deliveryID)
 	if err != nil {
-		if ErrorCode(notFoundOr(err, "Delivery", "")) == ENotFound {
+		if ErrorCode(NotFoundOr(err, "Delivery", "")) == ENotFound {
 			return nil // the webhook was deleted with its deliveries
 		}
 		return fmt.Errorf("app: deliver webhook: %w", err)
@@ -120,7 +120,7 @@ func (s *Service) DeliverWebhook(ctx context.Context, deliveryID string, attempt
 	}
 	wh, err := s.q.GetWebhook(ctx, store.GetWebhookParams{ID: d.WebhookID, OrganizationID: d.OrganizationID})
 	if err != nil {
-		return notFoundOr(err, "Webhook", "app: deliver webhook")
+		return NotFoundOr(err, "Webhook", "app: deliver webhook")
 	}
 	if !wh.Active {
 		reason := "The webhook is inactive; the delivery was not sent."
@@ -190,7 +190,7 @@ func (s *Service) attemptNow(ctx context.Context, wh store.Webhook, d store.Webh
 	}
 	row, err := s.q.GetDelivery(ctx, d.ID)
 	if err != nil {
-		return nil, notFoundOr(err, "Delivery", "app: webhook attempt")
+		return nil, NotFoundOr(err, "Delivery", "app: webhook attempt")
 	}
 	out := deliveryFromRow(row)
 	return &out, nil

@@ -4,6 +4,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 )
 
 // Queues is the worker count of each queue (app names them, with the jobs' arguments). Publishing
@@ -68,15 +70,18 @@ func NewInserter(pool *pgxpool.Pool, opts Options) (*river.Client[pgx.Tx], error
 }
 
 // NewClient builds the River client that works Crier's queues, with every worker and periodic job
-// registered over svc.
-func NewClient(pool *pgxpool.Pool, svc *app.Service, opts Options) (*river.Client[pgx.Tx], error) {
+// registered over svc and pub (the publishing pipeline).
+func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, opts Options) (*river.Client[pgx.Tx], error) {
+	if svc == nil || pub == nil {
+		return nil, errors.New("jobs: NewClient needs the app and publishing services")
+	}
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
 	addWebhookWorkers(workers, svc)
 	river.AddWorker(workers, &deliverMailWorker{svc: svc})
 	addSocialAccountWorkers(workers, svc)
 	river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
-	river.AddWorker(workers, &publishWorker{svc: svc})
+	river.AddWorker(workers, &publishWorker{pub: pub})
 	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}}
 	for k, v := range Queues {
 		cfg.Queues[k] = v

@@ -25,7 +25,7 @@ func TestPlatformStatusWindowsExpireThroughRiver(t *testing.T) {
 
 	log := slog.New(slog.DiscardHandler)
 	svc := apptest.New(t, pool, app.Options{})
-	client, err := jobs.NewClient(pool, svc, jobs.Options{Logger: log, FetchPoll: 50 * time.Millisecond})
+	client, err := jobs.NewClient(pool, svc, apptest.Publishing(t, svc), jobs.Options{Logger: log, FetchPoll: 50 * time.Millisecond})
 	require.NoError(t, err)
 	require.NoError(t, client.Start(ctx))
 	t.Cleanup(func() { require.NoError(t, client.Stop(context.Background())) })
@@ -77,7 +77,8 @@ func TestEveryJobKindHasAWorker(t *testing.T) {
 	t.Parallel()
 	pool, _ := storetest.NewDB(t)
 	ctx := context.Background()
-	client, err := jobs.NewClient(pool, apptest.New(t, pool, app.Options{}), jobs.Options{Logger: slog.New(slog.DiscardHandler)})
+	svc := apptest.New(t, pool, app.Options{})
+	client, err := jobs.NewClient(pool, svc, apptest.Publishing(t, svc), jobs.Options{Logger: slog.New(slog.DiscardHandler)})
 	require.NoError(t, err)
 	tx, err := pool.Begin(ctx)
 	require.NoError(t, err)

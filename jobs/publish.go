@@ -10,15 +10,16 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 )
 
-// publishWorker runs the pipeline for one target version (app.Service.PublishTarget). The job is
+// publishWorker runs the pipeline for one target version (publishing.Service.PublishTarget). The job is
 // completed inside the transaction that records the outcome (river.JobCompleteTx), so a recorded
 // outcome and a finished job commit together; a worker killed mid-call leaves the job running
 // (River rescues it) or errored (River retries it), and the next run reconciles the open attempt.
 type publishWorker struct {
 	river.WorkerDefaults[app.PublishTargetArgs]
-	svc *app.Service
+	pub *publishing.Service
 }
 
 func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
@@ -31,7 +32,7 @@ func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTarg
 }
 
 func (w *publishWorker) publish(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
-	return w.svc.PublishTarget(ctx, job.Args, func(ctx context.Context, tx pgx.Tx) error {
+	return w.pub.PublishTarget(ctx, job.Args, func(ctx context.Context, tx pgx.Tx) error {
 		_, err := river.JobCompleteTx[*riverpgxv5.Driver](ctx, tx, job)
 		return err
 	})

@@ -202,7 +202,7 @@ func (f *benchFleet) createPosts(b *testing.B, first, count, fanout int, title s
 		var pd app.PostData
 		require.NoError(b, json.Unmarshal(raw, &pd))
 		name, date := fmt.Sprintf("%s %d", title, i), due(i).UTC().Format(time.RFC3339Nano)
-		if _, err := f.srv.Service.CreatePost(f.pctx, app.PostParams{TeamID: team, Title: &name, PostDate: &date, Status: &st,
+		if _, err := f.srv.Publishing.CreatePost(f.pctx, app.PostParams{TeamID: team, Title: &name, PostDate: &date, Status: &st,
 			SocialAccountTypes: nets, Data: &pd}); err != nil {
 			b.Fatalf("post %d %v: %v", i, nets, err)
 		}
@@ -291,7 +291,7 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 		b.Logf("warning: creating %d posts took %s, past their date (lead %s)", cfg.posts, time.Since(created), lead)
 	}
 
-	client, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{PublishWorkers: cfg.workers})
+	client, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{PublishWorkers: cfg.workers})
 	require.NoError(b, err)
 	wctx, stopPromote := context.WithCancel(ctx)
 	defer stopPromote()

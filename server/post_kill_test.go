@@ -104,7 +104,7 @@ func TestPublishSurvivesKilledWorkers(t *testing.T) {
 		StopAndCancel(context.Context) error
 		Stop(context.Context) error
 	} {
-		c, err := jobs.NewClient(srv.Pool, srv.Service, jobs.Options{FetchPoll: 20 * time.Millisecond,
+		c, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{FetchPoll: 20 * time.Millisecond,
 			RescueStuckJobsAfter: 2 * time.Second, PublishWorkers: 8})
 		require.NoError(t, err)
 		return c

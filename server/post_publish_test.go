@@ -159,9 +159,9 @@ func TestPostReviewApproval(t *testing.T) {
 	owner := ownerPrincipal(t, srv, key)
 	member := *owner
 	member.Role = app.RoleMember
-	_, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), &member), p.ID)
+	_, err := srv.Publishing.ApprovePost(app.WithPrincipal(context.Background(), &member), p.ID)
 	require.Equal(t, app.EForbidden, app.ErrorCode(err))
-	approved, err := srv.Service.ApprovePost(app.WithPrincipal(context.Background(), owner), p.ID)
+	approved, err := srv.Publishing.ApprovePost(app.WithPrincipal(context.Background(), owner), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, app.PostScheduled, approved.Status)
 	waitPost(t, srv, key, p.ID, "POSTED")

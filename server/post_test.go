@@ -285,10 +285,10 @@ func TestPostLifecycleListAndQuota(t *testing.T) {
 
 	// Review: a MEMBER cannot approve, an OWNER can (through the Service the dashboard uses).
 	ctx := app.WithPrincipal(context.Background(), ownerPrincipal(t, srv, key))
-	approved, err := srv.Service.ApprovePost(ctx, review.ID)
+	approved, err := srv.Publishing.ApprovePost(ctx, review.ID)
 	require.Error(t, err, "the monthly quota is used up")
 	require.Equal(t, app.EForbidden, app.ErrorCode(err))
-	sent, err := srv.Service.RejectPost(ctx, review.ID, "Fix the tone")
+	sent, err := srv.Publishing.RejectPost(ctx, review.ID, "Fix the tone")
 	require.NoError(t, err)
 	require.Equal(t, app.PostDraft, sent.Status)
 	require.Equal(t, "Fix the tone", *sent.ReviewNote)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/crier/crier/api"
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	"github.com/crier/crier/config"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/mail"
@@ -64,6 +65,8 @@ type Server struct {
 	Config  config.Config
 	Echo    *echo.Echo
 	Service *app.Service
+	// Publishing is the posts, comments and publish pipeline, over Service.
+	Publishing *publishing.Service
 	// River works the queues (nil when built without Workers); the Service enqueues through an
 	// insert-only client of its own (jobs.NewInserter says why).
 	River *river.Client[pgx.Tx]
@@ -101,7 +104,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Sandbox = sandbox.New()
 	}
 	if opts.HTTP {
-		e, err := newEcho(cfg, s.Service, s.Sandbox, log)
+		e, err := newEcho(cfg, s.Service, s.Publishing, s.Sandbox, log)
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -166,7 +169,7 @@ func (s *Server) Close() {
 	}
 }
 
-func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
+func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
@@ -189,14 +192,14 @@ func newEcho(cfg config.Config, svc *app.Service, sim *sandbox.Sandbox, log *slo
 	}))
 	e.HTTPErrorHandler = errorHandler(log)
 
-	if err := api.Register(e, svc, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
+	if err := api.Register(e, svc, pub, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
 		return nil, err
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {
 		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
 	}
 	api.RegisterOAuthCallback(e, svc)
-	deps := web.Deps{Service: svc, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
+	deps := web.Deps{Service: svc, Publishing: pub, Secret: cfg.Secret, Production: cfg.Production(), Logger: log}
 	if sim != nil {
 		sb := echo.WrapHandler(sim)
 		e.Any("/sandbox", sb)
@@ -237,8 +240,11 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 	if s.Service, err = app.New(deps, settings); err != nil {
 		return err
 	}
+	if s.Publishing, err = publishing.New(s.Service.Core(), s.Service); err != nil {
+		return err
+	}
 	if opts.Workers {
-		s.River, err = jobs.NewClient(s.Pool, s.Service, jobs.Options{Logger: s.log, FetchPoll: opts.FetchPoll})
+		s.River, err = jobs.NewClient(s.Pool, s.Service, s.Publishing, jobs.Options{Logger: s.log, FetchPoll: opts.FetchPoll})
 	}
 	return err
 }

@@ -196,7 +196,7 @@ func TestDevMailboxAbsentInProduction(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	e := echo.New()
-	web.New(web.Deps{Service: b.svc, Secret: testSecret, Production: true, Logger: slog.New(slog.DiscardHandler)}).Register(e)
+	web.New(web.Deps{Service: b.svc, Publishing: b.pub, Secret: testSecret, Production: true, Logger: slog.New(slog.DiscardHandler)}).Register(e)
 	for _, path := range []string{"/dev/mailbox", "/dev/mailbox/" + b.lastMail(t, b.session.User.Email).ID} {
 		rec := httptest.NewRecorder()
 		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))

@@ -199,7 +199,7 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 	f := app.PostFilter{TeamID: teamID, PostDateFrom: &from, PostDateTo: &last, OrderBy: "postDate", Order: "ASC"}
 	var all []app.Post
 	for offset := 0; offset < calendarMaxPosts; offset += app.MaxPageLimit {
-		list, total, err := h.svc.ListPosts(ctx, f, app.Page{Offset: offset, Limit: app.MaxPageLimit})
+		list, total, err := h.pub.ListPosts(ctx, f, app.Page{Offset: offset, Limit: app.MaxPageLimit})
 		if err != nil {
 			return nil, 0, pageError(err)
 		}
@@ -250,7 +250,7 @@ func (h *Handler) calendarMove(c echo.Context) error {
 	if !ok {
 		return c.String(http.StatusBadRequest, "Drop the post on a day or an hour.")
 	}
-	p, err := h.svc.GetPost(ctx, c.FormValue("id"))
+	p, err := h.pub.GetPost(ctx, c.FormValue("id"))
 	if app.ErrorCode(err) == app.ENotFound {
 		return c.String(http.StatusNotFound, "This post no longer exists.")
 	}

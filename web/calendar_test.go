@@ -119,7 +119,7 @@ func TestCalendarMoveToHour(t *testing.T) {
 	slot := time.Date(monday.Year(), monday.Month(), monday.Day(), 14, 0, 0, 0, berlin).Format(time.RFC3339)
 	rec := b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "slot": {slot}})
 	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, monday.Format("2006-01-02")+"T14:15:00+02:00", got.PostDate.In(berlin).Format(time.RFC3339))
 	msg, err := url.PathUnescape(rec.Header().Get("X-Crier-Message"))
@@ -131,7 +131,7 @@ func TestCalendarMoveToHour(t *testing.T) {
 	slot = time.Date(fall.Year(), fall.Month(), fall.Day(), 1, 0, 0, 0, time.UTC).Format(time.RFC3339)
 	rec = b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "slot": {slot}})
 	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
-	got, err = b.svc.GetPost(b.ctx(t), p.ID)
+	got, err = b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, fall.Format("2006-01-02")+"T01:15:00Z", got.PostDate.UTC().Format(time.RFC3339))
 
@@ -162,7 +162,7 @@ func TestCalendarMoveKeepsLocalTimeAcrossDST(t *testing.T) {
 	rec := b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "date": {after.Format("2006-01-02")}})
 	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
 	require.Contains(t, rec.Header().Get("HX-Trigger"), "calendarChanged")
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, after.Format("2006-01-02")+"T09:15:00+02:00", got.PostDate.In(paris).Format(time.RFC3339))
 

@@ -104,9 +104,9 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		}
 		if cur == nil {
 			p.TeamID = in.TeamID
-			post, err = h.svc.CreatePost(ctx, p)
+			post, err = h.pub.CreatePost(ctx, p)
 		} else {
-			post, err = h.svc.UpdatePost(ctx, cur.ID, p)
+			post, err = h.pub.UpdatePost(ctx, cur.ID, p)
 		}
 	}
 	var message string

@@ -68,7 +68,7 @@ func TestComposerThreadMediaInPlace(t *testing.T) {
 	rec = b.post(t, "/composer", vals)
 	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
 	postID := strings.TrimPrefix(rec.Header().Get("Location"), "/posts/")
-	p, err := b.svc.GetPost(b.ctx(t), postID)
+	p, err := b.pub.GetPost(b.ctx(t), postID)
 	require.NoError(t, err)
 	require.Equal(t, []x.ThreadTweet{{Text: "2/ one image", UploadIDs: ids[:1]}, {Text: "3/ too many", UploadIDs: ids[1:]}}, x.Of(&p.Data).Thread)
 	rec = b.get(t, "/posts/"+postID+"/edit")
@@ -131,7 +131,7 @@ func TestComposerInstagramSlidesInPlace(t *testing.T) {
 	rec = b.post(t, "/composer", vals)
 	require.Equal(t, http.StatusSeeOther, rec.Code, errorsOf(parseBody(t, rec.Body.String())))
 	postID := strings.TrimPrefix(rec.Header().Get("Location"), "/posts/")
-	p, err := b.svc.GetPost(b.ctx(t), postID)
+	p, err := b.pub.GetPost(b.ctx(t), postID)
 	require.NoError(t, err)
 	require.Equal(t, []instagram.CarouselItem{{UploadID: jpgA, AltText: "A cup"},
 		{UploadID: jpgB, Tagged: []instagram.Tag{{Username: "grace", X: 0.5, Y: 0.25}}}}, instagram.Of(&p.Data).CarouselItems)

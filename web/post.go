@@ -129,7 +129,7 @@ func (h *Handler) listPosts(c echo.Context, review bool) error {
 	pf.Order = f.Order
 	d.Filters = f
 	n := pageNumber(c)
-	list, total, err := h.svc.ListPosts(ctx, pf, servicePage(n, postsPageSize))
+	list, total, err := h.pub.ListPosts(ctx, pf, servicePage(n, postsPageSize))
 	if err != nil {
 		return pageError(err)
 	}
@@ -161,7 +161,7 @@ func (h *Handler) listPosts(c echo.Context, review bool) error {
 		d.Rows = append(d.Rows, h.postRow(c, p))
 	}
 	rs := app.PostReview
-	if _, queued, err := h.svc.ListPosts(ctx, app.PostFilter{TeamID: f.Team, Status: &rs}, app.Page{Limit: 1}); err == nil {
+	if _, queued, err := h.pub.ListPosts(ctx, app.PostFilter{TeamID: f.Team, Status: &rs}, app.Page{Limit: 1}); err == nil {
 		d.Queue = queued
 	}
 	if hxTarget(c) == "posts-results" {
@@ -271,7 +271,7 @@ func excerpt(s string, n int) string {
 
 // postShow serves GET /posts/:id; htmx polling gets the live part alone.
 func (h *Handler) postShow(c echo.Context) error {
-	p, err := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return pageError(err)
 	}
@@ -420,7 +420,7 @@ func (h *Handler) postAction(c echo.Context, p *app.Post, err error, flash strin
 		default:
 			return err
 		}
-		cur, gerr := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+		cur, gerr := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 		if gerr != nil {
 			return pageError(gerr)
 		}
@@ -440,13 +440,13 @@ func (h *Handler) postAction(c echo.Context, p *app.Post, err error, flash strin
 
 // postRetry serves POST /posts/:id/retry: failed networks only publish again.
 func (h *Handler) postRetry(c echo.Context) error {
-	p, err := h.svc.RetryPost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.RetryPost(c.Request().Context(), c.Param("id"))
 	return h.postAction(c, p, err, "Retrying the networks that failed.")
 }
 
 // postApprove serves POST /posts/:id/approve (REVIEW → SCHEDULED). From the queue, htmx gets the row.
 func (h *Handler) postApprove(c echo.Context) error {
-	p, err := h.svc.ApprovePost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.ApprovePost(c.Request().Context(), c.Param("id"))
 	if isHTMX(c) && hxTarget(c) != "post-live" {
 		return h.reviewDone(c, p, err, "Approved: scheduled for ")
 	}
@@ -459,7 +459,7 @@ func (h *Handler) postApprove(c echo.Context) error {
 
 // postReject serves POST /posts/:id/reject (REVIEW → DRAFT with the note).
 func (h *Handler) postReject(c echo.Context) error {
-	p, err := h.svc.RejectPost(c.Request().Context(), c.Param("id"), strings.TrimSpace(c.FormValue("note")))
+	p, err := h.pub.RejectPost(c.Request().Context(), c.Param("id"), strings.TrimSpace(c.FormValue("note")))
 	if isHTMX(c) && hxTarget(c) != "post-live" {
 		return h.reviewDone(c, p, err, "Sent back to draft.")
 	}
@@ -474,7 +474,7 @@ func (h *Handler) reviewDone(c echo.Context, p *app.Post, err error, text string
 		default:
 			return err
 		}
-		cur, gerr := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+		cur, gerr := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 		if gerr != nil {
 			return pageError(gerr)
 		}
@@ -493,7 +493,7 @@ func (h *Handler) postReschedule(c echo.Context) error {
 	loc := viewerLocation(c)
 	t, ok := localMoment(c.FormValue("date"), c.FormValue("time"), loc)
 	if !ok {
-		cur, err := h.svc.GetPost(ctx, c.Param("id"))
+		cur, err := h.pub.GetPost(ctx, c.Param("id"))
 		if err != nil {
 			return pageError(err)
 		}
@@ -509,12 +509,12 @@ func (h *Handler) postReschedule(c echo.Context) error {
 // reschedule moves a post to t (the calendar's drag and the post's page).
 func (h *Handler) reschedule(c echo.Context, id string, t time.Time) (*app.Post, error) {
 	s := t.UTC().Format(time.RFC3339)
-	return h.svc.UpdatePost(c.Request().Context(), id, app.PostParams{PostDate: &s})
+	return h.pub.UpdatePost(c.Request().Context(), id, app.PostParams{PostDate: &s})
 }
 
 // postEdit serves GET /posts/:id/edit: the composer, filled with the post.
 func (h *Handler) postEdit(c echo.Context) error {
-	p, err := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return pageError(err)
 	}
@@ -541,7 +541,7 @@ func (h *Handler) postEdit(c echo.Context) error {
 
 // postUpdate serves POST /posts/:id/edit.
 func (h *Handler) postUpdate(c echo.Context) error {
-	p, err := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return pageError(err)
 	}
@@ -568,7 +568,7 @@ func postDeleteConfirmation(p app.Post) components.Confirm {
 
 // postDeleteConfirm serves GET /posts/:id/delete.
 func (h *Handler) postDeleteConfirm(c echo.Context) error {
-	p, err := h.svc.GetPost(c.Request().Context(), c.Param("id"))
+	p, err := h.pub.GetPost(c.Request().Context(), c.Param("id"))
 	if err != nil {
 		return pageError(err)
 	}
@@ -578,11 +578,11 @@ func (h *Handler) postDeleteConfirm(c echo.Context) error {
 // postDelete serves POST /posts/:id/delete: to the list with a flash.
 func (h *Handler) postDelete(c echo.Context) error {
 	ctx := c.Request().Context()
-	p, err := h.svc.GetPost(ctx, c.Param("id"))
+	p, err := h.pub.GetPost(ctx, c.Param("id"))
 	if err != nil {
 		return pageError(err)
 	}
-	if _, err := h.svc.DeletePost(ctx, p.ID); err != nil {
+	if _, err := h.pub.DeletePost(ctx, p.ID); err != nil {
 		return h.confirmFailed(c, areaPosts, "Posts", postDeleteConfirmation(*p), err)
 	}
 	msg := "Post “" + p.Title + "” deleted."

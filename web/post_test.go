@@ -64,7 +64,7 @@ func (b *testBundle) createPost(t *testing.T, teamID string, status app.PostStat
 		}
 	}
 	title := text
-	p, err := b.svc.CreatePost(b.ctx(t), app.PostParams{TeamID: teamID, Title: &title, Status: &status, PostDate: &in, SocialAccountTypes: nets, Data: &d})
+	p, err := b.pub.CreatePost(b.ctx(t), app.PostParams{TeamID: teamID, Title: &title, Status: &status, PostDate: &in, SocialAccountTypes: nets, Data: &d})
 	require.NoError(t, err)
 	return p
 }
@@ -138,7 +138,7 @@ func TestComposerSchedulesInTheViewersTimezone(t *testing.T) {
 	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
 	loc := rec.Header().Get("Location")
 	require.True(t, strings.HasPrefix(loc, "/posts/"), loc)
-	p, err := b.svc.GetPost(b.ctx(t), strings.TrimPrefix(loc, "/posts/"))
+	p, err := b.pub.GetPost(b.ctx(t), strings.TrimPrefix(loc, "/posts/"))
 	require.NoError(t, err)
 	require.Equal(t, app.PostScheduled, p.Status)
 	require.Equal(t, dstSunday(year).Format("2006-01-02")+"T07:30:00Z", p.PostDate.UTC().Format(time.RFC3339))
@@ -183,7 +183,7 @@ func TestComposerRefusalsStayInPlace(t *testing.T) {
 	// A draft needs neither; it is saved as it is.
 	rec = b.post(t, "/composer", url.Values{"teamId": {team.ID}, "text": {"Idea for later"}, "networks": {"LINKEDIN"}, "action": {"draft"}}, "HX-Request", "true", "HX-Target", "main")
 	require.Equal(t, http.StatusNoContent, rec.Code, rec.Body.String())
-	p, err := b.svc.GetPost(b.ctx(t), strings.TrimPrefix(rec.Header().Get("HX-Redirect"), "/posts/"))
+	p, err := b.pub.GetPost(b.ctx(t), strings.TrimPrefix(rec.Header().Get("HX-Redirect"), "/posts/"))
 	require.NoError(t, err)
 	require.Equal(t, app.PostDraft, p.Status)
 	require.Equal(t, "Idea for later", p.Title)
@@ -269,13 +269,13 @@ func TestApprovalQueue(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code)
 	doc = parse(t, rec)
 	require.Contains(t, doc.Find(`[data-testid="review-result"]`).Text(), "Approved: scheduled for")
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, app.PostScheduled, got.Status)
 
 	rec = b.post(t, "/posts/"+q.ID+"/reject", url.Values{"note": {"Shorter, please"}}, "HX-Request", "true", "HX-Target", "post-"+q.ID)
 	require.Equal(t, http.StatusOK, rec.Code)
-	got, err = b.svc.GetPost(b.ctx(t), q.ID)
+	got, err = b.pub.GetPost(b.ctx(t), q.ID)
 	require.NoError(t, err)
 	require.Equal(t, app.PostDraft, got.Status)
 	doc = parse(t, b.get(t, "/posts/"+q.ID))
@@ -336,7 +336,7 @@ func TestPostPageShowsNetworksErrorsAndRetry(t *testing.T) {
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	doc = parse(t, rec)
 	require.Contains(t, doc.Find(`[data-testid="post-flash"]`).Text(), "Retrying")
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	for _, tg := range got.Targets {
 		if tg.Network == app.Twitter {
@@ -384,14 +384,14 @@ func TestPostEditAndReschedule(t *testing.T) {
 	vals.Set("action", "schedule")
 	rec := b.post(t, "/posts/"+p.ID+"/edit", vals)
 	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, "Summer sale: 30% off", x.Of(&got.Data).Text)
 	require.True(t, got.PostDate.Equal(at))
 
 	rec = b.post(t, "/posts/"+p.ID+"/reschedule", url.Values{"date": {at.Format("2006-01-02")}, "time": {"18:45"}})
 	require.Equal(t, http.StatusSeeOther, rec.Code, rec.Body.String())
-	got, err = b.svc.GetPost(b.ctx(t), p.ID)
+	got, err = b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, at.Format("2006-01-02")+"T16:45:00Z", got.PostDate.UTC().Format(time.RFC3339))
 }
@@ -461,7 +461,7 @@ func TestPostDeleteAndSentBackNote(t *testing.T) {
 	b := setupMedia(t)
 	team := b.postsTeam(t)
 	p := b.createPost(t, team.ID, app.PostReview, time.Now().Add(24*time.Hour), "Needs work", app.Twitter)
-	_, err := b.svc.RejectPost(b.ctx(t), p.ID, "Add the price")
+	_, err := b.pub.RejectPost(b.ctx(t), p.ID, "Add the price")
 	require.NoError(t, err)
 	doc := parse(t, b.get(t, "/posts/"+p.ID+"/edit"))
 	require.Contains(t, doc.Find(`[data-testid="composer-review-note"]`).Text(), "Add the price")
@@ -472,7 +472,7 @@ func TestPostDeleteAndSentBackNote(t *testing.T) {
 	rec = b.post(t, "/posts/"+p.ID+"/delete", nil, "HX-Request", "true", "HX-Target", "org-dialog")
 	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
 	require.Equal(t, "/posts", rec.Header().Get("HX-Redirect"))
-	got, err := b.svc.GetPost(b.ctx(t), p.ID)
+	got, err := b.pub.GetPost(b.ctx(t), p.ID)
 	require.NoError(t, err)
 	require.Equal(t, app.PostDeleted, got.Status)
 	doc = parse(t, b.get(t, "/posts/"+p.ID))

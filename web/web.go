@@ -18,12 +18,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	"github.com/crier/crier/views/layout"
 )
 
 // Deps are the dashboard's dependencies.
 type Deps struct {
 	Service    *app.Service
+	Publishing *publishing.Service
 	Secret     []byte // keys the session cookie (see NewSessionStore)
 	Production bool   // Secure cookies
 	Logger     *slog.Logger
@@ -34,6 +36,7 @@ type Deps struct {
 // Handler serves the dashboard.
 type Handler struct {
 	svc      *app.Service
+	pub      *publishing.Service
 	log      *slog.Logger
 	sessions sessions.Store
 	csrf     echo.MiddlewareFunc
@@ -54,6 +57,7 @@ func New(d Deps) *Handler {
 	}
 	return &Handler{
 		svc:      d.Service,
+		pub:      d.Publishing,
 		log:      log,
 		sessions: NewSessionStore(d.Secret, d.Production),
 		csrf:     csrfMiddleware(d.Production),

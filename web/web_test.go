@@ -20,6 +20,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/app/apptest"
+	"github.com/crier/crier/app/publishing"
 	"github.com/crier/crier/session"
 	"github.com/crier/crier/store/storetest"
 	"github.com/crier/crier/web"
@@ -43,6 +44,7 @@ func operational() *app.Health {
 type testBundle struct {
 	e       *echo.Echo
 	svc     *app.Service
+	pub     *publishing.Service
 	clock   *apptest.Clock // the Service's
 	pool    *pgxpool.Pool
 	session *app.Session // the signed-in user (sign-up through the Service)
@@ -72,6 +74,7 @@ func setupService(t *testing.T, settings func(*app.Options), with func(*app.Deps
 		adjust = append(adjust, with)
 	}
 	svc := apptest.New(t, pool, opts, adjust...)
+	pub := apptest.Publishing(t, svc)
 	e := echo.New()
 	e.Use(middleware.RequestID())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{ContentSecurityPolicy: strictCSP}))
@@ -85,7 +88,7 @@ func setupService(t *testing.T, settings func(*app.Options), with func(*app.Deps
 		}
 		require.NoError(t, web.ErrorPage(c, status, message, c.Response().Header().Get(echo.HeaderXRequestID)))
 	}
-	d := web.Deps{Service: svc, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}
+	d := web.Deps{Service: svc, Publishing: pub, Secret: testSecret, Logger: slog.New(slog.DiscardHandler)}
 	for _, f := range deps {
 		f(&d)
 	}
@@ -95,7 +98,7 @@ func setupService(t *testing.T, settings func(*app.Options), with func(*app.Deps
 	require.NoError(t, err)
 	cookie, err := session.NewCookie(web.NewSessionStore(testSecret, false), session.Data{UserID: sess.User.ID, OrganizationID: *sess.CurrentOrganizationID, Generation: sess.Generation})
 	require.NoError(t, err)
-	return &testBundle{e: e, svc: svc, clock: clock, pool: pool, session: sess, cookie: cookie}
+	return &testBundle{e: e, svc: svc, pub: pub, clock: clock, pool: pool, session: sess, cookie: cookie}
 }
 
 // setHealth records the statuses of h through the Service, as the operator's CLI does.

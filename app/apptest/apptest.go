@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
@@ -44,6 +45,16 @@ func New(t testing.TB, db store.DB, opts app.Options, with ...func(*app.Deps)) *
 		t.Fatalf("apptest: %v", err)
 	}
 	return svc
+}
+
+// Publishing builds the publishing service over svc, as the server does.
+func Publishing(t testing.TB, svc *app.Service) *publishing.Service {
+	t.Helper()
+	pub, err := publishing.New(svc.Core(), svc)
+	if err != nil {
+		t.Fatalf("apptest: %v", err)
+	}
+	return pub
 }
 
 // Clock is a clock a test moves while a running Service reads it (app.Options.Now = clock.Now).

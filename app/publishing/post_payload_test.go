@@ -1,4 +1,4 @@
-package app_test
+package publishing_test
 
 import (
 	"testing"
@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
+	_ "github.com/crier/crier/network" // registers every network's spec
 	"github.com/crier/crier/network/googlebusiness"
 	"github.com/crier/crier/network/instagram"
 	"github.com/crier/crier/network/mastodon"
@@ -23,7 +25,7 @@ func TestPostDefaultsAndDates(t *testing.T) {
 	d.Set(app.YouTube, &youtube.Payload{})
 	d.Set(app.GoogleBusiness, &googlebusiness.Payload{TopicType: "ALERT"})
 	d.EnsurePayload(app.Snapchat)
-	app.ApplyPostDefaults(&d)
+	publishing.ApplyPostDefaults(&d)
 	require.Equal(t, "POST", instagram.Of(&d).Type)
 	require.True(t, *instagram.Of(&d).ShareToFeed)
 	require.Equal(t, "VIDEO", tiktok.Of(&d).Type)
@@ -33,15 +35,15 @@ func TestPostDefaultsAndDates(t *testing.T) {
 	require.NotNil(t, instagram.Of(&d), "ensurePayload keeps the other payloads")
 
 	for _, raw := range []string{"2026-11-23T12:00:00Z", "2026-11-23T13:00:00.000+01:00", "2026-11-23T12:00:00.123456Z"} {
-		got, err := app.ParsePostDate(raw, "postDate")
+		got, err := publishing.ParsePostDate(raw, "postDate")
 		require.NoError(t, err, raw)
 		require.Equal(t, 2026, got.Year())
 		require.Equal(t, time.UTC, got.Location())
 	}
-	_, err := app.ParsePostDate("tomorrow", "postDate")
+	_, err := publishing.ParsePostDate("tomorrow", "postDate")
 	require.Equal(t, app.IssueInvalidDate, app.ErrorIssues(err)[0].Code)
 
-	p, err := app.PayloadOf(app.Mastodon, []byte(`{"text":"hi","privacy":"UNLISTED"}`))
+	p, err := publishing.PayloadOf(app.Mastodon, []byte(`{"text":"hi","privacy":"UNLISTED"}`))
 	require.NoError(t, err)
 	require.Equal(t, "hi", p.(*mastodon.Payload).Text)
 }

@@ -1,4 +1,4 @@
-package app
+package publishing
 
 import (
 	"testing"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -14,7 +15,7 @@ func TestPublishRetrySchedule(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	want := []time.Duration{30 * time.Second, time.Minute, 2 * time.Minute, 4 * time.Minute, 8 * time.Minute, 16 * time.Minute, 30 * time.Minute, 30 * time.Minute}
 	for i, w := range want {
-		require.Equal(t, now.Add(w), PublishRetryAt(i+1, now), "after attempt %d", i+1)
+		require.Equal(t, now.Add(w), app.PublishRetryAt(i+1, now), "after attempt %d", i+1)
 	}
 }
 
@@ -22,32 +23,32 @@ func TestSettleFromTargets(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	errText := "Validation failed"
-	tg := func(n Network, st PostStatus) store.PublishTarget {
-		out := store.PublishTarget{Kind: targetPost, Network: string(n), Status: string(st)}
-		if st == PostPosted {
+	tg := func(n app.Network, st app.PostStatus) store.PublishTarget {
+		out := store.PublishTarget{Kind: app.TargetPost, Network: string(n), Status: string(st)}
+		if st == app.PostPosted {
 			out.PostedAt = &at
 		}
-		if st == PostError {
+		if st == app.PostError {
 			out.Error = &errText
 		}
 		return out
 	}
-	st, e, posted := settle([]store.PublishTarget{tg(Mastodon, PostPosted), tg(Bluesky, PostPosted)}, targetPost)
-	require.Equal(t, PostPosted, st)
+	st, e, posted := settle([]store.PublishTarget{tg(app.Mastodon, app.PostPosted), tg(app.Bluesky, app.PostPosted)}, app.TargetPost)
+	require.Equal(t, app.PostPosted, st)
 	require.Nil(t, e)
 	require.Equal(t, at, *posted)
-	st, e, _ = settle([]store.PublishTarget{tg(Mastodon, PostPosted), tg(Bluesky, PostError)}, targetPost)
-	require.Equal(t, PostError, st, "a mixed outcome is ERROR (retry re-runs the failed network)")
+	st, e, _ = settle([]store.PublishTarget{tg(app.Mastodon, app.PostPosted), tg(app.Bluesky, app.PostError)}, app.TargetPost)
+	require.Equal(t, app.PostError, st, "a mixed outcome is ERROR (retry re-runs the failed network)")
 	require.Equal(t, "Failed to publish on Bluesky: Validation failed", *e)
-	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostRetrying), tg(Bluesky, PostError)}, targetPost)
-	require.Equal(t, PostRetrying, st)
-	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostProcessing), tg(Bluesky, PostPosted)}, targetPost)
-	require.Equal(t, PostProcessing, st)
+	st, _, _ = settle([]store.PublishTarget{tg(app.Mastodon, app.PostRetrying), tg(app.Bluesky, app.PostError)}, app.TargetPost)
+	require.Equal(t, app.PostRetrying, st)
+	st, _, _ = settle([]store.PublishTarget{tg(app.Mastodon, app.PostProcessing), tg(app.Bluesky, app.PostPosted)}, app.TargetPost)
+	require.Equal(t, app.PostProcessing, st)
 	// First comments do not move their post.
-	fc := tg(Mastodon, PostError)
-	fc.Kind = targetFirstComment
-	st, _, _ = settle([]store.PublishTarget{tg(Mastodon, PostPosted), fc}, targetPost)
-	require.Equal(t, PostPosted, st)
+	fc := tg(app.Mastodon, app.PostError)
+	fc.Kind = app.TargetFirstComment
+	st, _, _ = settle([]store.PublishTarget{tg(app.Mastodon, app.PostPosted), fc}, app.TargetPost)
+	require.Equal(t, app.PostPosted, st)
 }
 
 // A post's failed first comment shows under its network in errors (and errorsVerbose), unless the
@@ -56,25 +57,25 @@ func TestTargetFieldsShowFailedFirstComments(t *testing.T) {
 	msg, postMsg := "Validation failed: Text can't be blank", "Service unavailable"
 	vb := []byte(`{"errorMessage":"Validation failed: Text can't be blank","httpStatus":422}`)
 	targets := []store.PublishTarget{
-		{Kind: targetFirstComment, Network: string(Mastodon), Status: string(PostError), Error: &msg, ErrorVerbose: vb},
-		{Kind: targetPost, Network: string(Mastodon), Status: string(PostPosted)},
-		{Kind: targetFirstComment, Network: string(Twitter), Status: string(PostError), Error: &msg},
-		{Kind: targetPost, Network: string(Twitter), Status: string(PostError), Error: &postMsg},
+		{Kind: app.TargetFirstComment, Network: string(app.Mastodon), Status: string(app.PostError), Error: &msg, ErrorVerbose: vb},
+		{Kind: app.TargetPost, Network: string(app.Mastodon), Status: string(app.PostPosted)},
+		{Kind: app.TargetFirstComment, Network: string(app.Twitter), Status: string(app.PostError), Error: &msg},
+		{Kind: app.TargetPost, Network: string(app.Twitter), Status: string(app.PostError), Error: &postMsg},
 	}
-	all, _, errs, verbose := targetFields(targets, targetPost, true)
+	all, _, errs, verbose := targetFields(targets, app.TargetPost, true)
 	if len(all) != 4 {
 		t.Fatalf("targets: %d", len(all))
 	}
-	if got := errs[Mastodon]; got == nil || *got != "First comment: "+msg {
+	if got := errs[app.Mastodon]; got == nil || *got != "First comment: "+msg {
 		t.Fatalf("MASTODON error: %v", got)
 	}
-	if got := verbose[Mastodon]; got == nil || got.HTTPStatus == nil || *got.HTTPStatus != 422 {
+	if got := verbose[app.Mastodon]; got == nil || got.HTTPStatus == nil || *got.HTTPStatus != 422 {
 		t.Fatalf("MASTODON verbose: %+v", got)
 	}
-	if got := errs[Twitter]; got == nil || *got != postMsg {
+	if got := errs[app.Twitter]; got == nil || *got != postMsg {
 		t.Fatalf("TWITTER error (the post's own wins): %v", got)
 	}
-	if _, _, errs, _ := targetFields(targets, targetComment, false); errs != nil {
+	if _, _, errs, _ := targetFields(targets, app.TargetComment, false); errs != nil {
 		t.Fatalf("a comment's errors are its own targets': %v", errs)
 	}
 }
@@ -84,11 +85,11 @@ func TestTargetFieldsShowFailedFirstComments(t *testing.T) {
 func TestStillProcessing(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	s := &Service{}
-	wait := &NetworkError{Network: Instagram, Class: ErrProcessing, ResetAt: now.Add(3 * time.Second)}
+	wait := &app.NetworkError{Network: app.Instagram, Class: app.ErrProcessing, ResetAt: now.Add(3 * time.Second)}
 	at, ok := s.stillProcessing(store.PublishTarget{Checkpoints: []byte(`{}`)}, wait, now)
 	require.True(t, ok)
 	require.Equal(t, now.Add(3*time.Second), at)
-	at, ok = s.stillProcessing(store.PublishTarget{}, &NetworkError{Class: ErrProcessing, ResetAt: now}, now)
+	at, ok = s.stillProcessing(store.PublishTarget{}, &app.NetworkError{Class: app.ErrProcessing, ResetAt: now}, now)
 	require.True(t, ok)
 	require.Equal(t, now.Add(time.Second), at, "never at once")
 	minute := []byte(`{"crier.processingSince":"` + now.Add(-time.Minute).Format(time.RFC3339) + `"}`)
@@ -102,6 +103,6 @@ func TestStillProcessing(t *testing.T) {
 	old := []byte(`{"crier.processingSince":"` + now.Add(-61*time.Minute).Format(time.RFC3339) + `"}`)
 	_, ok = s.stillProcessing(store.PublishTarget{Checkpoints: old}, wait, now)
 	require.False(t, ok, "processing for over an hour: a failure")
-	_, ok = s.stillProcessing(store.PublishTarget{}, &NetworkError{Class: ErrTransient}, now)
+	_, ok = s.stillProcessing(store.PublishTarget{}, &app.NetworkError{Class: app.ErrTransient}, now)
 	require.False(t, ok)
 }

@@ -1,0 +1,89 @@
+package publishing
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/store"
+)
+
+// GetPost answers a post of the caller's organization (deleted ones too, with status DELETED),
+// with its uploads, social accounts and per-network targets.
+func (s *Service) GetPost(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
+	if err != nil {
+		return nil, err
+	}
+	return s.getPost(ctx, pr.OrganizationID, id)
+}
+
+func (s *Service) getPost(ctx context.Context, orgID, id string) (*app.Post, error) {
+	row, err := s.q.GetPost(ctx, store.GetPostParams{ID: id, OrganizationID: orgID})
+	if err != nil {
+		return nil, app.NotFoundOr(err, "Post", "app: get post")
+	}
+	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
+	if err != nil {
+		return nil, err
+	}
+	return &out[0], nil
+}
+
+// GetPostByReferenceKey answers the live post with a reference key.
+func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
+	if err != nil {
+		return nil, err
+	}
+	row, err := s.q.GetPostByReferenceKey(ctx, store.GetPostByReferenceKeyParams{OrganizationID: pr.OrganizationID, ReferenceKey: &key})
+	if err != nil {
+		return nil, app.NotFoundOr(err, "Post", "app: post by reference key")
+	}
+	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
+	if err != nil {
+		return nil, err
+	}
+	return &out[0], nil
+}
+
+// ListPosts answers a page of a team's posts matching f, with the total.
+func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := page.Validate(); err != nil {
+		return nil, 0, err
+	}
+	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: f.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
+	}
+	lf := store.PostListFilter{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
+		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
+	if f.Status != nil {
+		st := string(*f.Status)
+		lf.Status = &st
+	}
+	ids, total, err := store.ListPostIDs(ctx, s.db, lf)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(ids) == 0 {
+		return []app.Post{}, total, nil
+	}
+	rows, err := s.q.GetPostsByIDs(ctx, ids)
+	if err != nil {
+		return nil, 0, fmt.Errorf("app: list posts: %w", err)
+	}
+	byID := map[string]store.Post{}
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	ordered := make([]store.Post, 0, len(ids))
+	for _, id := range ids {
+		ordered = append(ordered, byID[id])
+	}
+	out, err := s.postViews(ctx, s.q, ordered, true)
+	return out, total, err
+}

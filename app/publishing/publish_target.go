@@ -1,0 +1,248 @@
+package publishing
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/store"
+)
+
+// The publishing pipeline: one River job per target version (PublishTargetArgs), run by
+// jobs.publishWorker through Service.PublishTarget. README "Posts" describes the protocol.
+//
+// Never twice:
+//
+//	tx1  lock the owner (post or comment) then the target; a stale version or a final target
+//	     completes the job and stops. attempt_started_at still set (a worker died mid-call) or
+//	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
+//	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
+//	     PROCESSING; commit.
+//	call the adapter outside any transaction; Checkpoint persists each durable step in its own
+//	     statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
+//	     River's retry (or its rescue of a stuck job) reconciles it.
+//	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
+//	     cleared); release first comments; finalise the owner when every target is final
+//	     (post.published / comment.published in the same transaction); complete the River job in
+//	     the same transaction (river.JobCompleteTx, through complete).
+
+// maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
+// RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
+const maxPublishAttempts = 8
+
+func publishArgs(t store.PublishTarget) app.PublishTargetArgs {
+	return app.PublishTargetArgs{TargetID: t.ID, Version: int(t.Version), PostID: deref(t.PostID), CommentID: deref(t.CommentID)}
+}
+
+// attempt is what tx1 hands to the network call.
+type attempt struct {
+	target    store.PublishTarget
+	reconcile bool
+	startedAt time.Time
+}
+
+var finalTargetStatuses = map[app.PostStatus]bool{app.PostPosted: true, app.PostError: true, app.PostDeleted: true}
+
+// PublishTarget runs one job of the pipeline for a target version. complete is called in the
+// transaction that writes the job's outcome (or finds nothing to do).
+func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs, complete app.CompleteFunc) error {
+	targetID, version := args.TargetID, args.Version
+	var at *attempt
+	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		q := s.q.WithTx(tx)
+		owner := store.PublishTarget{ID: targetID, PostID: nonEmpty(args.PostID), CommentID: nonEmpty(args.CommentID)}
+		if owner.PostID == nil && owner.CommentID == nil {
+			t0, err := q.GetTarget(ctx, targetID)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return complete(ctx, tx) // the target was removed (network dropped from the post)
+			}
+			if err != nil {
+				return fmt.Errorf("app: publish: %w", err)
+			}
+			owner = t0
+		}
+		locked, err := s.lockOwner(ctx, q, owner)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return complete(ctx, tx) // the owner is gone, and its targets with it
+		}
+		if err != nil {
+			return err
+		}
+		t, err := q.GetTargetForUpdate(ctx, targetID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return complete(ctx, tx) // the target was removed (network dropped from the post)
+		}
+		if err != nil {
+			return fmt.Errorf("app: publish: %w", err)
+		}
+		st := app.PostStatus(t.Status)
+		if int(t.Version) != version || locked.deleted || (st != app.PostScheduled && st != app.PostRetrying && st != app.PostProcessing) {
+			return complete(ctx, tx) // stale job (rescheduled, retried, deleted) or nothing left to do
+		}
+		now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
+		if t.AttemptStartedAt != nil && now.Before(t.AttemptStartedAt.Add(s.publishLease)) {
+			return &app.ErrAttemptInFlight{Until: t.AttemptStartedAt.Add(s.publishLease)}
+		}
+		a := &attempt{reconcile: t.AttemptStartedAt != nil || t.OutcomeUnknown, startedAt: now}
+		started, err := q.StartAttempt(ctx, store.StartAttemptParams{ID: t.ID, StartedAt: &now}) // and the owner PROCESSING
+		if err != nil {
+			return fmt.Errorf("app: publish: %w", err)
+		}
+		a.target = store.PublishTarget(started)
+		at = a
+		return nil
+	})
+	if err != nil || at == nil {
+		return err
+	}
+
+	pub, callErr := s.callNetwork(ctx, at)
+	if ctx.Err() != nil {
+		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
+		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
+		// that fails, attempt_started_at stays and the lease decides.
+		s.abandonAttempt(ctx, targetID, at.startedAt)
+		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
+	}
+	var orphan *store.PublishTarget
+	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		return s.recordOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
+	})
+	if err != nil {
+		// The outcome could not be written (database trouble): no worker runs this attempt any
+		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
+		s.abandonAttempt(ctx, targetID, at.startedAt)
+		return err
+	}
+	if orphan != nil {
+		// The post (or comment) was deleted while this target was being published: now that the
+		// network's copy is recorded, delete it there too.
+		s.deleteOnNetwork(ctx, *orphan)
+	}
+	return nil
+}
+
+// abandonAttempt closes an attempt whose outcome is unknown (no worker runs it any more), even when
+// ctx is already cancelled; if that fails too, attempt_started_at stays and the lease decides.
+func (s *Service) abandonAttempt(ctx context.Context, targetID string, startedAt time.Time) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, _ = s.q.AbandonAttempt(cctx, store.AbandonAttemptParams{ID: targetID, StartedAt: &startedAt})
+}
+
+// lockedOwner is a target's owner as tx1 and tx2 lock it.
+type lockedOwner struct {
+	deleted bool
+	post    *store.Post // nil for a comment's target
+	verbose bool        // the organization's showVerboseErrors (a post's event view)
+}
+
+// lockOwner locks the post or comment of a target (always before the target: one lock order) and
+// answers it, so the outcome's transaction settles the post without reading it again.
+func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.PublishTarget) (lockedOwner, error) {
+	if t.PostID != nil {
+		p, err := q.LockPostByID(ctx, *t.PostID)
+		if err != nil {
+			return lockedOwner{}, fmt.Errorf("app: publish: lock post: %w", err)
+		}
+		return lockedOwner{deleted: p.Post.DeletedAt != nil, post: &p.Post, verbose: p.ShowVerboseErrors}, nil
+	}
+	c, err := q.LockCommentByID(ctx, *t.CommentID)
+	if err != nil {
+		return lockedOwner{}, fmt.Errorf("app: publish: lock comment: %w", err)
+	}
+	return lockedOwner{deleted: c.DeletedAt != nil}, nil
+}
+
+// permanent builds a refusal that is Crier's own (no network answer).
+func permanent(n app.Network, msg string) error {
+	return &app.NetworkError{Network: n, Class: app.ErrPermanent, Message: msg}
+}
+
+// callNetwork makes the attempt: Find first when reconciling, then Publish (or Reply).
+func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published, error) {
+	t := at.target
+	n := app.Network(t.Network)
+	if t.SocialAccountID == nil {
+		return nil, permanent(n, "No "+n.DisplayName()+" account is connected to the team")
+	}
+	row, err := s.q.GetSocialAccount(ctx, store.GetSocialAccountParams{ID: *t.SocialAccountID, OrganizationID: t.OrganizationID})
+	if err != nil {
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, permanent(n, "The "+n.DisplayName()+" account was disconnected; connect it again and retry")
+		}
+		return nil, err
+	}
+	a, err := s.accounts.Adapter(n)
+	if err != nil {
+		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
+	}
+	acct := app.SocialAccountFromRow(row)
+	checkpoint := func(ctx context.Context, key, value string) error {
+		if _, err := s.q.SaveCheckpoint(ctx, store.SaveCheckpointParams{ID: t.ID, Key: key, Value: value}); err != nil {
+			return fmt.Errorf("app: checkpoint %s: %w", key, err)
+		}
+		return nil
+	}
+	resume := map[string]string{}
+	_ = json.Unmarshal(t.Checkpoints, &resume)
+
+	if t.Kind != app.TargetPost {
+		rep, ok := a.(app.Replier)
+		if !ok {
+			return nil, permanent(n, "Replying on "+n.DisplayName()+" is not available yet")
+		}
+		req, err := s.replyRequest(ctx, t, &acct)
+		if err != nil {
+			return nil, err
+		}
+		req.Resume, req.Checkpoint = resume, checkpoint
+		var out *app.Published
+		_, err = s.accounts.WithToken(ctx, row, func(tok *app.Token) error {
+			if at.reconcile {
+				f, ok := a.(app.ReplyFinder)
+				if !ok {
+					return permanent(n, "An earlier attempt's outcome is unknown and "+n.DisplayName()+" cannot be searched for it; not replying again to avoid a duplicate")
+				}
+				found, err := f.FindReply(ctx, tok, req)
+				if err != nil || found != nil {
+					out = found
+					return err
+				}
+			}
+			var err error
+			out, err = rep.Reply(ctx, tok, req)
+			return err
+		})
+		return out, err
+	}
+
+	pub, ok := a.(app.Publisher)
+	if !ok {
+		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available yet")
+	}
+	req, err := s.publishRequest(ctx, t, &acct)
+	if err != nil {
+		return nil, err
+	}
+	req.Resume, req.Checkpoint = resume, checkpoint
+	var out *app.Published
+	_, err = s.accounts.WithToken(ctx, row, func(tok *app.Token) error {
+		if at.reconcile {
+			found, err := pub.Find(ctx, tok, req)
+			if err != nil || found != nil {
+				out = found
+				return err
+			}
+		}
+		var err error
+		out, err = pub.Publish(ctx, tok, req)
+		return err
+	})
+	return out, err
+}
