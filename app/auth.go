@@ -61,13 +61,13 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	p.FirstName = strings.TrimSpace(p.FirstName)
 	var issues []Issue
 	if _, err := mail.ParseAddress(p.Email); err != nil || strings.ContainsAny(p.Email, " <>") {
-		issues = append(issues, Issue{Code: IssueInvalidString, Message: "Invalid email", Path: []any{"email"}})
+		issues = append(issues, InvalidString("email", "email"))
 	}
 	if len([]rune(p.Password)) < MinPasswordLength {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: fmt.Sprintf("String must contain at least %d character(s)", MinPasswordLength), Path: []any{"password"}})
+		issues = append(issues, StringMin(MinPasswordLength, "password"))
 	}
 	if p.FirstName == "" {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"firstName"}})
+		issues = append(issues, StringMin(1, "firstName"))
 	}
 	orgName := p.FirstName + "'s organization"
 	if p.OrganizationName != nil && strings.TrimSpace(*p.OrganizationName) != "" {

@@ -21,10 +21,37 @@ const (
 )
 
 // Issue is one validation problem, in the zod shape the API promises: code, message and path.
+// The other fields hold what the message says as data, for pages that word it their own way;
+// they stay out of the API's body (json:"-") and are set only where the issue is built by the
+// helpers below.
 type Issue struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Path    []any  `json:"path"`
+
+	Type       string  `json:"-"` // too_small, too_big: what was measured ("string", "array", "number")
+	Minimum    float64 `json:"-"` // too_small: the bound
+	Maximum    float64 `json:"-"` // too_big: the bound
+	Inclusive  bool    `json:"-"` // too_small, too_big: the bound itself is allowed
+	Exact      bool    `json:"-"` // too_small, too_big: the length must be exactly the bound
+	Validation string  `json:"-"` // invalid_string: the check that failed ("email", "url")
+}
+
+// StringMin is zod's too_small issue of a string shorter than n characters.
+func StringMin(n int, path ...any) Issue {
+	return Issue{Code: IssueTooSmall, Message: fmt.Sprintf("String must contain at least %d character(s)", n), Path: path,
+		Type: "string", Minimum: float64(n), Inclusive: true}
+}
+
+// StringMax is zod's too_big issue of a string longer than n characters.
+func StringMax(n int, path ...any) Issue {
+	return Issue{Code: IssueTooBig, Message: fmt.Sprintf("String must contain at most %d character(s)", n), Path: path,
+		Type: "string", Maximum: float64(n), Inclusive: true}
+}
+
+// InvalidString is zod's invalid_string issue of a failed check, as in "Invalid email".
+func InvalidString(validation string, path ...any) Issue {
+	return Issue{Code: IssueInvalidString, Message: "Invalid " + validation, Path: path, Validation: validation}
 }
 
 // Zod issue codes used by Crier (the spec lists all 17).

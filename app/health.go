@@ -95,7 +95,7 @@ func (s *Service) SetPlatformStatus(ctx context.Context, p SetPlatformStatusPara
 		issues = append(issues, Issue{Code: IssueInvalidEnumValue, Message: "Expected 'operational' | 'degraded' | 'outage' | 'maintenance', received '" + p.Status + "'", Path: []any{"status"}})
 	}
 	if len(p.Note) > 500 {
-		issues = append(issues, Issue{Code: IssueTooBig, Message: "String must contain at most 500 character(s)", Path: []any{"note"}})
+		issues = append(issues, StringMax(500, "note"))
 	}
 	if p.Until != nil && !p.Until.After(s.now()) {
 		issues = append(issues, Issue{Code: IssueTooSmall, Message: "until must be in the future", Path: []any{"until"}})

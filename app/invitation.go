@@ -59,7 +59,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 	email = strings.TrimSpace(email)
 	var issues []Issue
 	if a, err := mail.ParseAddress(email); err != nil || a.Address != email {
-		issues = append(issues, Issue{Code: IssueInvalidString, Message: "Invalid email", Path: []any{"email"}})
+		issues = append(issues, InvalidString("email", "email"))
 	}
 	if role != RoleOwner && role != RoleAdmin && role != RoleMember {
 		issues = append(issues, Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value. Expected 'OWNER' | 'ADMIN' | 'MEMBER', received '" + string(role) + "'", Path: []any{"role"}})
@@ -281,7 +281,7 @@ func checkNewUser(in AcceptInvitationParams) error {
 	if in.FirstName == nil {
 		issues = append(issues, Issue{Code: IssueInvalidType, Message: "Required", Path: []any{"firstName"}})
 	} else if strings.TrimSpace(*in.FirstName) == "" {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"firstName"}})
+		issues = append(issues, StringMin(1, "firstName"))
 	}
 	if len(issues) > 0 {
 		return Invalid("This address has no Crier account yet: choose a password (at least 10 characters) and give your first name", issues...)

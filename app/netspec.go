@@ -29,6 +29,11 @@ type NetworkSpec struct {
 
 	// Capabilities.
 	Comments bool // posts on it can be commented on through Crier
+	// ChannelNoun says what a channel is on it ("page", "board", "subreddit"); "" reads "channel".
+	ChannelNoun string
+	// ConnectMethods are the ways an account can sign in (the contract's instagramConnectionMethod),
+	// the first the default; nil when there is one way.
+	ConnectMethods []string
 
 	// Dashboard.
 	Brand   Brand

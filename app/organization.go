@@ -205,7 +205,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[st
 		add(IssueTooBig, "Number must be between 0 and 168", "deleteDisconnectedAfterHours")
 	}
 	if v := in.PortalBrandName; v != nil && len([]rune(*v)) > 80 {
-		add(IssueTooBig, "String must contain at most 80 character(s)", "portalBrandName")
+		issues = append(issues, StringMax(80, "portalBrandName"))
 	}
 	if v := in.PortalLogoURL; v != nil && *v != "" {
 		if u, err := url.Parse(*v); err != nil || u.Scheme != "https" || u.Host == "" {

@@ -51,10 +51,10 @@ func checkLength(field, v string, min, max int) error {
 	switch {
 	case n < min:
 		return Invalid(fmt.Sprintf("Validation failed: %s: String must contain at least %d character(s)", field, min),
-			Issue{Code: IssueTooSmall, Message: fmt.Sprintf("String must contain at least %d character(s)", min), Path: []any{field}})
+			StringMin(min, field))
 	case n > max:
 		return Invalid(fmt.Sprintf("Validation failed: %s: String must contain at most %d character(s)", field, max),
-			Issue{Code: IssueTooBig, Message: fmt.Sprintf("String must contain at most %d character(s)", max), Path: []any{field}})
+			StringMax(max, field))
 	}
 	return nil
 }

@@ -300,6 +300,8 @@ type NetworkInfo struct {
 	Available     bool
 	Channels      ChannelMode
 	DefaultServer string
+	NeedsServer   bool // the user names a server (Crier registers its app there: InstanceApps)
+	Password      bool // the user signs in on a page of ours (ConnectPassword)
 }
 
 // Network answers what the dashboard offers for n.
@@ -308,9 +310,11 @@ func (s *Service) Network(n Network) NetworkInfo {
 	if err != nil {
 		return NetworkInfo{}
 	}
-	info := NetworkInfo{Available: true, Channels: channelModeOf(a)}
-	if n == Mastodon && s.opts.Sandbox {
-		info.DefaultServer = strings.TrimRight(s.opts.BaseURL, "/") + "/sandbox/mastodon"
+	_, instances := a.(InstanceApps)
+	info := NetworkInfo{Available: true, Channels: channelModeOf(a), NeedsServer: instances, Password: a.Kind() == ConnectPassword}
+	if instances && s.opts.Sandbox {
+		// The sandbox's own server, under the network's segment.
+		info.DefaultServer = strings.TrimRight(s.opts.BaseURL, "/") + "/sandbox/" + strings.ToLower(string(n))
 	}
 	return info
 }

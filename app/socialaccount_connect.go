@@ -39,7 +39,7 @@ func NetworkFromPath(seg string) (Network, bool) {
 func validRedirectURL(raw, field string) error {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Invalid("Validation failed: "+field+": Invalid url", Issue{Code: IssueInvalidString, Message: "Invalid url", Path: []any{field}})
+		return Invalid("Validation failed: "+field+": Invalid url", InvalidString("url", field))
 	}
 	return nil
 }
@@ -72,8 +72,8 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if st.Network == Mastodon && st.ServerURL == "" {
-		return "", Invalid("Validation failed: serverUrl: Required for Mastodon", Issue{Code: IssueInvalidType, Message: "Required", Path: []any{"serverUrl"}})
+	if _, instances := a.(InstanceApps); instances && st.ServerURL == "" {
+		return "", Invalid("Validation failed: serverUrl: Required for "+st.Network.DisplayName(), Issue{Code: IssueInvalidType, Message: "Required", Path: []any{"serverUrl"}})
 	}
 	req := AuthorizeRequest{RedirectURI: s.CallbackURL(st.Network), ServerURL: st.ServerURL, Options: st.Options}
 	if ia, ok := a.(InstanceApps); ok {
@@ -283,10 +283,14 @@ func (s *Service) storeConnection(ctx context.Context, st *OAuthState, a Adapter
 			InstagramConnectionMethod: nonEmpty(st.Options.InstagramConnectionMethod),
 			MastodonServerID:          nonEmpty(tok.Secrets["mastodonServerId"]),
 		}
-		if st.Network != Instagram {
+		var methods []string
+		if spec := SpecOf(st.Network); spec != nil {
+			methods = spec.ConnectMethods
+		}
+		if len(methods) == 0 {
 			params.InstagramConnectionMethod = nil
 		} else if params.InstagramConnectionMethod == nil {
-			m := "FACEBOOK"
+			m := methods[0]
 			params.InstagramConnectionMethod = &m
 		}
 		if prof.TikTokBusiness != nil {

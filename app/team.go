@@ -63,7 +63,7 @@ func validateTeam(p TeamParams, creating bool) error {
 	}
 	if p.AvatarURL != nil && *p.AvatarURL != "" {
 		if u, err := url.Parse(*p.AvatarURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			issues = append(issues, Issue{Code: IssueInvalidString, Message: "Invalid url", Path: []any{"avatarUrl"}})
+			issues = append(issues, InvalidString("url", "avatarUrl"))
 		}
 	}
 	if len(issues) > 0 {

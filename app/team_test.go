@@ -55,7 +55,8 @@ func TestTeamValidationAndFreePlanLimit(t *testing.T) {
 
 	_, err := b.svc.CreateTeam(ctx, app.TeamParams{Name: ptr("ab")})
 	require.Equal(t, app.EInvalid, app.ErrorCode(err))
-	require.Equal(t, app.Issue{Code: "too_small", Message: "String must contain at least 3 character(s)", Path: []any{"name"}}, app.ErrorIssues(err)[0])
+	require.Equal(t, app.Issue{Code: "too_small", Message: "String must contain at least 3 character(s)", Path: []any{"name"},
+		Type: "string", Minimum: 3, Inclusive: true}, app.ErrorIssues(err)[0])
 
 	for _, n := range []string{"One", "Two", "Three"} {
 		_, err := b.svc.CreateTeam(ctx, app.TeamParams{Name: ptr(n)})

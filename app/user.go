@@ -43,7 +43,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 	}
 	var issues []Issue
 	if in.FirstName != nil && strings.TrimSpace(*in.FirstName) == "" {
-		issues = append(issues, Issue{Code: IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"firstName"}})
+		issues = append(issues, StringMin(1, "firstName"))
 	}
 	if in.Timezone != nil {
 		if _, err := time.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || strings.EqualFold(*in.Timezone, "local") {
@@ -52,7 +52,7 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 	}
 	if in.AvatarURL != nil && *in.AvatarURL != "" {
 		if u, err := url.Parse(*in.AvatarURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			issues = append(issues, Issue{Code: IssueInvalidString, Message: "Invalid url", Path: []any{"avatarUrl"}})
+			issues = append(issues, InvalidString("url", "avatarUrl"))
 		}
 	}
 	if len(issues) > 0 {

@@ -120,7 +120,11 @@ func (s *Service) validateWebhook(h *webhookRuntime, p WebhookParams, creating b
 			raw = strings.TrimSpace(*p.URL)
 		}
 		if msg := checkWebhookURL(raw, h.opts); msg != "" {
-			issues = append(issues, Issue{Code: IssueInvalidString, Message: msg, Path: []any{"url"}})
+			is := Issue{Code: IssueInvalidString, Message: msg, Path: []any{"url"}}
+			if msg == "Invalid url" {
+				is = InvalidString("url", "url")
+			}
+			issues = append(issues, is)
 		}
 	}
 	var events []string

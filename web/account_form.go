@@ -2,8 +2,6 @@ package web
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -85,30 +83,22 @@ func inForm(f *account.Form, name string) bool {
 	return false
 }
 
-var (
-	atLeastRe = regexp.MustCompile(`^String must contain at least (\d+) character\(s\)$`)
-	atMostRe  = regexp.MustCompile(`^String must contain at most (\d+) character\(s\)$`)
-)
-
-// issueMessage says an issue the way a form does (the Service speaks the API's zod dialect).
+// issueMessage says an issue the way a form does, built from its fields (the Service's message
+// speaks the API's zod dialect).
 func issueMessage(is app.Issue) string {
-	m := is.Message
-	if s := atLeastRe.FindStringSubmatch(m); s != nil {
-		if n, _ := strconv.Atoi(s[1]); n <= 1 {
-			return "This field is required"
-		}
-		return "Use at least " + s[1] + " characters"
-	}
-	if s := atMostRe.FindStringSubmatch(m); s != nil {
-		return "Use at most " + s[1] + " characters"
-	}
-	switch m {
-	case "Invalid email":
+	switch {
+	case is.Code == app.IssueTooSmall && is.Type == "string" && !is.Exact && is.Minimum <= 1:
+		return "This field is required"
+	case is.Code == app.IssueTooSmall && is.Type == "string" && !is.Exact:
+		return fmt.Sprintf("Use at least %d characters", int(is.Minimum))
+	case is.Code == app.IssueTooBig && is.Type == "string" && !is.Exact:
+		return fmt.Sprintf("Use at most %d characters", int(is.Maximum))
+	case is.Code == app.IssueInvalidString && is.Validation == "email":
 		return "Enter a valid email address, like name@company.com"
-	case "Required":
+	case is.Message == "Required":
 		return "This field is required"
 	}
-	return strings.TrimSuffix(m, ".")
+	return strings.TrimSuffix(is.Message, ".")
 }
 
 // renderForm answers a form: an invalid form gets 422 as a full page (browsers show it like any

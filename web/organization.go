@@ -70,23 +70,20 @@ func (h *Handler) orgShell(c echo.Context, active, title string) layout.Shell {
 	return s
 }
 
-// issueText says a validation issue for people: the Service speaks zod ("String must contain at
-// least 3 character(s)"); the page says it plainly.
+// issueText says a validation issue for people, built from its fields (the Service's message speaks
+// zod: "String must contain at least 3 character(s)"; the page says it plainly).
 func issueText(is app.Issue) string {
-	switch is.Message {
-	case "String must contain at least 1 character(s)":
+	switch {
+	case is.Code == app.IssueTooSmall && is.Type == "string" && !is.Exact && is.Minimum == 1:
 		return "Enter a value"
-	case "Invalid url":
+	case is.Code == app.IssueTooSmall && is.Type == "string" && !is.Exact:
+		return fmt.Sprintf("Use at least %d characters", int(is.Minimum))
+	case is.Code == app.IssueTooBig && is.Type == "string" && !is.Exact:
+		return fmt.Sprintf("Use at most %d characters", int(is.Maximum))
+	case is.Code == app.IssueInvalidString && is.Validation == "url":
 		return "Enter a full address starting with https://"
-	case "Invalid email":
+	case is.Code == app.IssueInvalidString && is.Validation == "email":
 		return "Enter an email address such as name@company.com"
-	}
-	var n int
-	if _, err := fmt.Sscanf(is.Message, "String must contain at least %d character(s)", &n); err == nil {
-		return fmt.Sprintf("Use at least %d characters", n)
-	}
-	if _, err := fmt.Sscanf(is.Message, "String must contain at most %d character(s)", &n); err == nil {
-		return fmt.Sprintf("Use at most %d characters", n)
 	}
 	return is.Message
 }

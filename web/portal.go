@@ -113,11 +113,11 @@ func (h *Handler) renderPortal(c echo.Context, token string, out *portal.Outcome
 		connected[a.Type] = a
 	}
 	for _, t := range v.AllowedTypes {
-		r := portal.Row{Type: string(t), Name: t.DisplayName(), NeedsServer: t == app.Mastodon}
-		if r.NeedsServer {
-			r.ServerURL = serverURL
+		r := portal.Row{Type: string(t), Name: t.DisplayName()}
+		if info := h.svc.Network(t); info.NeedsServer {
+			r.NeedsServer, r.ServerURL = true, serverURL
 			if r.ServerURL == "" {
-				r.ServerURL = h.svc.Network(t).DefaultServer
+				r.ServerURL = info.DefaultServer
 			}
 		}
 		if a, ok := connected[t]; ok {

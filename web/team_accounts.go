@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,12 +53,6 @@ const AccountsCSP = "default-src 'self'; img-src 'self' data:; object-src 'none'
 var portalLifetimes = []teams.Lifetime{{Minutes: "60", Label: "1 hour"}, {Minutes: "1440", Label: "24 hours"}, {Minutes: "2880", Label: "48 hours"}}
 
 const defaultPortalLifetime = "1440"
-
-// channelNouns say what a channel is on each network that has them.
-var channelNouns = map[app.Network]string{
-	app.Facebook: "page", app.LinkedIn: "page", app.YouTube: "channel", app.GoogleBusiness: "location",
-	app.Pinterest: "board", app.Reddit: "subreddit", app.Discord: "channel", app.Slack: "channel",
-}
 
 // accountsURL is the team's accounts page.
 func accountsURL(teamID string) string { return string(idURL(pathTeams, teamID, suffixAccounts)) }
@@ -135,8 +130,9 @@ func (h *Handler) accountConnect(c echo.Context) error {
 	}
 	form := components.NewForm(formValues(c, "serverUrl", "instagramConnectionMethod"))
 	p := app.ConnectParams{Type: n, TeamID: t.ID, RedirectURL: h.svc.AbsoluteURL(accountsURL(t.ID)), ServerURL: strings.TrimSpace(form.Value("serverUrl"))}
-	if n == app.Instagram && form.Value("instagramConnectionMethod") == "INSTAGRAM" {
-		p.Options.InstagramConnectionMethod = "INSTAGRAM"
+	// A sign-in method other than the network's default (Instagram Login) travels in the options.
+	if methods, m := app.SpecOf(n).ConnectMethods, form.Value("instagramConnectionMethod"); len(methods) > 1 && m != methods[0] && slices.Contains(methods, m) {
+		p.Options.InstagramConnectionMethod = m
 	}
 	u, err := h.svc.ConnectSocialAccount(ctx, p)
 	if err != nil {
@@ -411,8 +407,8 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts
 	}
 	for _, n := range app.Networks {
 		info := h.svc.Network(n)
-		r := teams.NetworkRow{Type: string(n), Name: n.DisplayName(), Available: info.Available, NeedsServer: n == app.Mastodon,
-			Password: n == app.Bluesky, ChooseLogin: n == app.Instagram, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: components.NewForm(nil)}
+		r := teams.NetworkRow{Type: string(n), Name: n.DisplayName(), Available: info.Available, NeedsServer: info.NeedsServer,
+			Password: info.Password, ChooseLogin: len(app.SpecOf(n).ConnectMethods) > 1, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: components.NewForm(nil)}
 		if info.DefaultServer != "" {
 			r.Form.Values["serverUrl"] = info.DefaultServer
 		}
@@ -446,8 +442,8 @@ func (h *Handler) accountView(c echo.Context, teamID string, a app.SocialAccount
 		Check:           accountURL(teamID, a.Type, suffixCheck),
 	}
 	switch {
-	case info.Channels == app.ChannelsSelect && a.Type == app.Instagram && valueOf(a.InstagramConnectionMethod) == "INSTAGRAM":
-		// Instagram Login: the account is its own destination, nothing to choose.
+	case info.Channels == app.ChannelsSelect && app.SpecOf(a.Type).ChannelNeeded != nil && app.SpecOf(a.Type).ChannelNeeded(&a) == "":
+		// The account is its own destination (Instagram Login): nothing to choose.
 	case info.Channels == app.ChannelsSelect:
 		v.ChannelMode = "select"
 		v.Selected = valueOf(a.ProviderPageID)
@@ -508,7 +504,7 @@ func portalForm(teamID string, form components.Form, chosen map[string]bool) tea
 }
 
 func channelNoun(n app.Network) string {
-	if s, ok := channelNouns[n]; ok {
+	if s := app.SpecOf(n).ChannelNoun; s != "" {
 		return s
 	}
 	return "channel"

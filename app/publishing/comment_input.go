@@ -143,7 +143,7 @@ func (s *Service) resolveCommentParent(ctx context.Context, q *store.Queries, or
 			issues = append(issues, app.Issue{Code: app.IssueCustom, Message: "The post or comment replied to does not publish to " + n.DisplayName(), Path: []any{"socialAccountTypes", i}})
 		}
 		if strings.TrimSpace(in.textOf(n)) == "" {
-			issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"data", string(n), "text"}})
+			issues = append(issues, app.StringMin(1, "data", string(n), "text"))
 		}
 	}
 	if len(issues) > 0 {

@@ -218,7 +218,7 @@ func (s *Service) postInput(cur *app.Post, p app.PostParams) (*postInput, error)
 	}
 	var issues []app.Issue
 	if strings.TrimSpace(in.title) == "" {
-		issues = append(issues, app.Issue{Code: app.IssueTooSmall, Message: "String must contain at least 1 character(s)", Path: []any{"title"}})
+		issues = append(issues, app.StringMin(1, "title"))
 	}
 	switch in.status {
 	case app.PostDraft, app.PostScheduled, app.PostReview:

@@ -12,6 +12,7 @@ var Spec = &app.NetworkSpec{
 	Check:         check,
 	TextLength:    app.CountRunes(textLimit),
 	DailyCaps:     app.DailyCaps{Posts: 50, Comments: 200},
+	ChannelNoun:   "page",
 	ChannelNeeded: func(*app.SocialAccount) string { return "a Facebook page" },
 	Comments:      true,
 	Brand:         brand,

@@ -12,6 +12,7 @@ var Spec = &app.NetworkSpec{
 	Check:         check,
 	TextLength:    app.CountRunes(textLimit),
 	DailyCaps:     app.DailyCaps{Posts: 50, Comments: 100},
+	ChannelNoun:   "location",
 	ChannelNeeded: func(*app.SocialAccount) string { return "a business location" },
 	Brand:         brand,
 	Compose:       compose,

@@ -12,6 +12,7 @@ var Spec = &app.NetworkSpec{
 	Check:         check,
 	TextLength:    app.CountRunes(textLimit),
 	DailyCaps:     app.DailyCaps{Posts: 6, Comments: 100},
+	ChannelNoun:   "channel",
 	ChannelNeeded: func(*app.SocialAccount) string { return "a YouTube channel" },
 	Comments:      true,
 	Brand:         brand,
