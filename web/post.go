@@ -413,11 +413,10 @@ func verboseView(ev *app.ErrorVerbose) *posts.Verbose {
 // Other) with a flash; a refusal is said on the page.
 func (h *Handler) postAction(c echo.Context, p *app.Post, err error, flash string) error {
 	if err != nil {
-		switch app.ErrorCode(err) {
-		case app.EInvalid, app.EForbidden, app.EConflict, app.ERateLimited:
-		case app.ENotFound:
-			return pageError(err)
-		default:
+		if app.ErrorCode(err) == app.ENotFound {
+			return pageError(err) // the post itself is gone
+		}
+		if !refusalOrLimit(err) {
 			return err
 		}
 		cur, gerr := h.pub.GetPost(c.Request().Context(), c.Param("id"))
@@ -469,9 +468,7 @@ func (h *Handler) postReject(c echo.Context) error {
 // reviewDone is a queue row after a decision.
 func (h *Handler) reviewDone(c echo.Context, p *app.Post, err error, text string) error {
 	if err != nil {
-		switch app.ErrorCode(err) {
-		case app.EInvalid, app.EForbidden, app.EConflict, app.ENotFound:
-		default:
+		if !refusal(err) {
 			return err
 		}
 		cur, gerr := h.pub.GetPost(c.Request().Context(), c.Param("id"))
