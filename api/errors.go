@@ -1,10 +1,14 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -91,8 +95,88 @@ func fromHTTPError(he *echo.HTTPError) error {
 		return &app.Error{Code: code, Message: "Request body too large", Err: he,
 			Issues: []app.Issue{{Code: app.IssueTooBig, Message: "Request body too large", Path: []any{}}}}
 	}
+	if he.Code == http.StatusBadRequest {
+		return badRequest(he, msg)
+	}
 	if msg == "" {
 		msg = http.StatusText(he.Code)
 	}
 	return &app.Error{Code: code, Message: msg, Err: he}
+}
+
+// badRequest words a 400 of the binding code (the generated parameter binding, Echo's body binder)
+// in the spec's body, with an issue and without Go's type names, values or byte offsets. The
+// validator runs first and rejects most such input; these are what it cannot see, such as a body
+// number beyond the Go type the handler binds.
+func badRequest(he *echo.HTTPError, msg string) error {
+	invalid := func(is app.Issue) error {
+		return &app.Error{Code: app.EInvalid, Message: summary([]app.Issue{is}), Err: he, Issues: []app.Issue{is}}
+	}
+	if name, ok := strings.CutPrefix(msg, "Invalid format for parameter "); ok {
+		name, _, _ = strings.Cut(name, ":")
+		var ne *strconv.NumError
+		if errors.As(he.Internal, &ne) && ne.Err == strconv.ErrRange || strings.Contains(msg, "overflows destination") {
+			return invalid(app.Issue{Code: app.IssueTooBig, Message: "Number is out of range", Path: []any{name}})
+		}
+		return invalid(app.Issue{Code: app.IssueCustom, Message: "Invalid input", Path: []any{name}})
+	}
+	var ute *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(he.Internal, &ute):
+		var path []any
+		if ute.Field != "" {
+			for _, seg := range strings.Split(ute.Field, ".") {
+				if n, err := strconv.Atoi(seg); err == nil && n >= 0 {
+					path = append(path, n)
+				} else {
+					path = append(path, seg)
+				}
+			}
+		}
+		if path == nil {
+			path = []any{}
+		}
+		expected := goTypeName(ute.Type)
+		got, _, _ := strings.Cut(ute.Value, " ")
+		if got == "number" && expected == "number" {
+			return invalid(app.Issue{Code: app.IssueTooBig, Message: "Number is out of range", Path: path})
+		}
+		if got == "bool" {
+			got = "boolean"
+		}
+		return invalid(app.Issue{Code: app.IssueInvalidType, Message: fmt.Sprintf("Expected %s, received %s", expected, got), Path: path})
+	case errors.As(he.Internal, &se):
+		return invalid(app.Issue{Code: app.IssueCustom, Message: "Malformed JSON: " + jsonReason(se), Path: []any{}})
+	case he.Internal != nil || msg == "":
+		// Another decoding failure, whose text would name Go types.
+		return invalid(app.Issue{Code: app.IssueCustom, Message: "Invalid input", Path: []any{}})
+	}
+	return &app.Error{Code: app.EInvalid, Message: msg, Err: he,
+		Issues: []app.Issue{{Code: app.IssueCustom, Message: msg, Path: []any{}}}}
+}
+
+// goTypeName is zod's name for the JSON a Go type decodes from.
+func goTypeName(t reflect.Type) string {
+	if t == nil {
+		return "value"
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.Struct, reflect.Map:
+		return "object"
+	}
+	return "value"
 }

@@ -65,6 +65,8 @@ func NewValidator(doc *openapi3.T) (*Validator, error) {
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
 		// Validation only checks: it does not write defaults into the query or the body.
 		SkipSettingDefaults: true,
+		// Validate takes the decoded body to look for NUL characters (see textIssues).
+		KeepValidatedValue: true,
 		SchemaValidationOptions: []openapi3.SchemaValidationOption{
 			openapi3.DisableSchemaErrorDetails(),
 			openapi3.WithStringFormatValidators(stringFormats),
@@ -102,7 +104,12 @@ func (v *Validator) Validate(ctx context.Context, r *http.Request, method, opena
 	}
 	verr := openapi3filter.ValidateRequest(ctx, input)
 	if verr == nil {
-		return nil
+		issues := textIssues(r, route, pathParams, takeValidatedValue(r))
+		if len(issues) == 0 {
+			return nil
+		}
+		issues = sortIssues(issues)
+		return app.Invalid(summary(issues), issues...)
 	}
 	m := &issueMapper{req: r, unrecognized: map[string]*unrecognized{}}
 	m.request(verr)

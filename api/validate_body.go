@@ -75,6 +75,10 @@ func decodeMultipartBody(body io.Reader, header http.Header, schema *openapi3.Sc
 			if n > 0 {
 				value = binaryPlaceholder
 			}
+			if strings.IndexByte(part.FileName(), 0) >= 0 {
+				// A file name goes to the database, which refuses NUL: textIssues reports it.
+				value = nulFileName
+			}
 		} else {
 			data, err := io.ReadAll(part)
 			if err != nil {
@@ -92,8 +96,12 @@ func decodeMultipartBody(body io.Reader, header http.Header, schema *openapi3.Sc
 	return obj, nil
 }
 
-// binaryPlaceholder stands for the content of a non-empty file part.
-const binaryPlaceholder = "\x00"
+// binaryPlaceholder stands for the content of a non-empty file part; nulFileName for a file part
+// whose name holds the NUL character, whatever its content.
+const (
+	binaryPlaceholder = "\x01"
+	nulFileName       = "\x00"
+)
 
 func isBinarySchema(s *openapi3.Schema) bool {
 	return s != nil && s.Type.Permits(openapi3.TypeString) && s.Format == "binary"
