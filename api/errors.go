@@ -148,12 +148,16 @@ func badRequest(he *echo.HTTPError, msg string) error {
 		return invalid(app.Issue{Code: app.IssueInvalidType, Message: fmt.Sprintf("Expected %s, received %s", expected, got), Path: path})
 	case errors.As(he.Internal, &se):
 		return invalid(app.Issue{Code: app.IssueCustom, Message: "Malformed JSON: " + jsonReason(se), Path: []any{}})
-	case he.Internal != nil || msg == "":
-		// Another decoding failure, whose text would name Go types.
+	case msg == "" || he.Internal != nil && msg == he.Internal.Error() && app.ErrorCode(he.Internal) != app.EInvalid:
+		// Another decoding failure, answered in its own words, which would name Go types.
 		return invalid(app.Issue{Code: app.IssueCustom, Message: "Invalid input", Path: []any{}})
 	}
-	return &app.Error{Code: app.EInvalid, Message: msg, Err: he,
-		Issues: []app.Issue{{Code: app.IssueCustom, Message: msg, Path: []any{}}}}
+	// A message chosen by the code that refused ("The form could not be read") stays.
+	issues := app.ErrorIssues(he.Internal)
+	if len(issues) == 0 {
+		issues = []app.Issue{{Code: app.IssueCustom, Message: msg, Path: []any{}}}
+	}
+	return &app.Error{Code: app.EInvalid, Message: msg, Err: he, Issues: issues}
 }
 
 // goTypeName is zod's name for the JSON a Go type decodes from.

@@ -139,6 +139,12 @@ func TestBodyWordsBindErrors(t *testing.T) {
 			issue("too_big", "Number is out of range", "items", 2, "x")},
 		{"other decoding failure", echo.NewHTTPError(http.StatusBadRequest, "json: unsupported value").SetInternal(errors.New("json: unsupported value")),
 			issue("custom", "Invalid input")},
+		{"no message", echo.NewHTTPError(http.StatusBadRequest, ""), issue("custom", "Invalid input")},
+		{"a message of its own", echo.NewHTTPError(http.StatusBadRequest, "The form could not be read").SetInternal(errors.New("multipart: NextPart: EOF")),
+			issue("custom", "The form could not be read")},
+		{"a refusal", echo.NewHTTPError(http.StatusBadRequest, "Validation failed: name: Required").
+			SetInternal(app.Invalid("Validation failed: name: Required", issue("invalid_type", "Required", "name"))),
+			issue("invalid_type", "Required", "name")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

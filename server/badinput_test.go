@@ -1,8 +1,11 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/api"
+	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -86,6 +90,39 @@ func TestBadInputIs400(t *testing.T) {
 	res, b = do(t, http.MethodPost, srv.URL+"/api/v1/post", `{"teamId":"`+team+`","title":"T","postDate":"2030-01-01T00:00:00Z","status":"DRAFT","socialAccountTypes":["TWITTER"],
 		"data":{"TWITTER":{"text":"x","poll":{"options":["a","b"],"durationMinutes":1e39}}}}`, "x-api-key", key)
 	requireStatusBelow500(t, res, b)
+}
+
+// A multipart file name with NUL (percent-encoded, as RFC 7578 allows) is a 400 at the file's field.
+func TestNULInUploadFileNameIs400(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Uploads")
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	require.NoError(t, w.WriteField("teamId", team))
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="file"; filename*=UTF-8''a%00.png`)
+	h.Set("Content-Type", "image/png")
+	part, err := w.CreatePart(h)
+	require.NoError(t, err)
+	_, err = part.Write(mediatest.PNG(8, 8))
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/upload", "", "x-api-key", key)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, string(b)) // no body at all: already a 400
+	req, err := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/upload", &body)
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	req.Header.Set("x-api-key", key)
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	_, err = buf.ReadFrom(res.Body)
+	require.NoError(t, err)
+	e := requireBadRequest(t, res, buf.Bytes(), "file")
+	require.Equal(t, "Must not contain the NUL character", e.Issues[0].Message)
 }
 
 // requireStatusBelow500 asserts an answer that is no server error, in the spec's body when it is
