@@ -212,3 +212,48 @@ func topLevelProperties(s *openapi3.Schema) map[string]*openapi3.Schema {
 	walk(s)
 	return props
 }
+
+// Every operation of the contract, its path parameters %00 or %FF, or each of its query
+// parameters %00 or %FF (the others valid or absent), never answers 500.
+func TestBadBytesInEveryParameterAreNever500(t *testing.T) {
+	t.Parallel()
+	doc, err := api.LoadContract()
+	require.NoError(t, err)
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Parameters")
+	paths := doc.Paths.InMatchingOrder()
+	slices.Sort(paths)
+	n := 0
+	for _, path := range paths {
+		item := doc.Paths.Value(path)
+		for method, op := range item.Operations() {
+			var query []string
+			for _, ref := range append(slices.Clone(op.Parameters), item.Parameters...) {
+				if ref.Value != nil && ref.Value.In == openapi3.ParameterInQuery {
+					query = append(query, ref.Value.Name)
+				}
+			}
+			var targets []string
+			for _, bad := range []string{"%00", "%FF"} {
+				if pathParam.MatchString(path) {
+					targets = append(targets, pathParam.ReplaceAllString(path, "x"+bad))
+				}
+				for _, q := range query {
+					targets = append(targets, pathParam.ReplaceAllString(path, team)+"?teamId="+team+"&"+q+"="+bad)
+				}
+			}
+			for _, target := range targets {
+				res, b := do(t, method, srv.URL+target, "", "x-api-key", key)
+				require.True(t, res.StatusCode < 500 || res.StatusCode == http.StatusNotImplemented,
+					"%s %s: %d %s", method, target, res.StatusCode, b)
+				if method != http.MethodHead && res.StatusCode >= 400 {
+					e := decodeError(t, b)
+					require.Equal(t, res.StatusCode, e.StatusCode, "%s %s: %s", method, target, b)
+				}
+				n++
+			}
+		}
+	}
+	require.Greater(t, n, 100)
+}
