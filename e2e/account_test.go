@@ -73,6 +73,8 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.WaitForURL(b.srv.URL+"/"))
 	require.NoError(t, expect.Locator(p.GetByTestId("flash")).ToContainText("Welcome to Crier, Ada Lovelace!"))
 	require.NoError(t, expect.Locator(p.GetByTestId("verify-banner")).ToContainText(email))
+	// (The test server is not in production: the banner links the dev mailbox.)
+	require.NoError(t, expect.Locator(p.GetByTestId("verify-banner-mailbox")).ToHaveAttribute("href", "/dev/mailbox"))
 	require.NoError(t, expect.Locator(p.GetByTestId("current-org")).ToHaveText("Analytical Engines"))
 	shot(t, b, "account-home-unverified", true)
 
@@ -92,9 +94,10 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.GetByText("Publish, schedule and measure").Click()) // outside: closes
 	require.NoError(t, expect.Locator(p.GetByTestId("new-org-link")).ToBeHidden())
 
-	// The dev mailbox: the verification mail, its HTML in a sandboxed frame, its button followed.
-	_, err = p.Goto("/dev/mailbox")
-	require.NoError(t, err)
+	// The dev mailbox, opened from the banner: the verification mail, its HTML in a sandboxed frame,
+	// its button followed.
+	require.NoError(t, p.GetByTestId("verify-banner-mailbox").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/dev/mailbox"))
 	item := p.GetByTestId("mail-item").Filter(playwright.LocatorFilterOptions{HasText: email})
 	require.NoError(t, expect.Locator(item.First()).ToContainText("Email verification"))
 	shot(t, b, "account-mailbox")
