@@ -69,6 +69,9 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	if p.FirstName == "" {
 		issues = append(issues, StringMin(1, "firstName"))
 	}
+	issues = checkMax(issues, &p.FirstName, MaxPersonName, "firstName")
+	issues = checkMax(issues, p.LastName, MaxPersonName, "lastName")
+	issues = checkMax(issues, p.OrganizationName, MaxOrganizationName, "organizationName")
 	orgName := p.FirstName + "'s organization"
 	if p.OrganizationName != nil && strings.TrimSpace(*p.OrganizationName) != "" {
 		orgName = strings.TrimSpace(*p.OrganizationName)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,25 @@ func TestAccountJourney(t *testing.T) {
 	_, err := p.Goto("/signup")
 	require.NoError(t, err)
 	shot(t, b, "account-signup")
+
+	// Names have a maximum: the input says it (maxlength); a browser that ignores it sends 101
+	// characters and the service's refusal shows beside the field, the name kept.
+	tooLong := strings.Repeat("Augusta", 14) + "Ada" // 101 characters
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveAttribute("maxlength", "100"))
+	_, err = p.Locator("#firstName").Evaluate(`el => el.removeAttribute("maxlength")`, nil)
+	require.NoError(t, err)
+	require.NoError(t, p.Locator("#firstName").Fill(tooLong))
+	require.NoError(t, p.Locator("#email").Fill(email))
+	require.NoError(t, p.Locator("#password").Fill("a long enough password"))
+	require.NoError(t, p.GetByTestId("signup-submit").Click())
+	require.NoError(t, expect.Locator(p.Locator("#firstName-error")).ToHaveText("Use at most 100 characters"))
+	require.NoError(t, expect.Locator(p.GetByTestId("field-firstName")).ToContainText("Use at most 100 characters"))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveValue(tooLong))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveAttribute("aria-invalid", "true"))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToBeFocused())
+	require.NoError(t, expect.Locator(p.Locator("#email")).ToHaveValue(email))
+	shot(t, b, "account-signup-name-too-long")
+
 	require.NoError(t, p.Locator("#firstName").Fill("Ada"))
 	require.NoError(t, p.Locator("#lastName").Fill("Lovelace"))
 	require.NoError(t, p.Locator("#email").Fill("ada@"))
