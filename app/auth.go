@@ -72,7 +72,7 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	issues = checkMax(issues, &p.FirstName, MaxPersonName, "firstName")
 	issues = checkMax(issues, p.LastName, MaxPersonName, "lastName")
 	issues = checkMax(issues, p.OrganizationName, MaxOrganizationName, "organizationName")
-	orgName := p.FirstName + "'s organization"
+	orgName := defaultOrganizationName(p.FirstName)
 	if p.OrganizationName != nil && strings.TrimSpace(*p.OrganizationName) != "" {
 		orgName = strings.TrimSpace(*p.OrganizationName)
 	}

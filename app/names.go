@@ -18,3 +18,14 @@ func checkMax(issues []Issue, v *string, max int, field string) []Issue {
 	}
 	return issues
 }
+
+// defaultOrganizationName names a sign-up's organization after its owner ("Ada's organization"),
+// the first name shortened so the name stays within MaxOrganizationName (settings would refuse it).
+func defaultOrganizationName(firstName string) string {
+	const suffix = "'s organization"
+	r := []rune(firstName)
+	if room := MaxOrganizationName - len([]rune(suffix)); len(r) > room {
+		r = []rune(strings.TrimSpace(string(r[:room])))
+	}
+	return string(r) + suffix
+}
