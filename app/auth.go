@@ -69,7 +69,10 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	if p.FirstName == "" {
 		issues = append(issues, StringMin(1, "firstName"))
 	}
-	orgName := p.FirstName + "'s organization"
+	issues = checkMax(issues, &p.FirstName, MaxPersonName, "firstName")
+	issues = checkMax(issues, p.LastName, MaxPersonName, "lastName")
+	issues = checkMax(issues, p.OrganizationName, MaxOrganizationName, "organizationName")
+	orgName := defaultOrganizationName(p.FirstName)
 	if p.OrganizationName != nil && strings.TrimSpace(*p.OrganizationName) != "" {
 		orgName = strings.TrimSpace(*p.OrganizationName)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -40,6 +42,20 @@ func TestSignupCreatesOwnerOfNamedOrganization(t *testing.T) {
 	me, err := b.svc.CurrentSession(ctx)
 	require.NoError(t, err)
 	require.Equal(t, sess.User.Email, me.User.Email)
+}
+
+// The organization named after its owner stays within the organization name's maximum, however
+// long the first name (up to its own maximum).
+func TestSignupNamesTheOrganizationWithinItsMaximum(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	first := strings.Repeat("é", app.MaxPersonName)
+	sess, err := b.svc.Signup(context.Background(), app.SignupParams{Email: randomEmail(), Password: "correct horse battery", FirstName: first})
+	require.NoError(t, err)
+	name := sess.Memberships[0].OrganizationName
+	require.Equal(t, app.MaxOrganizationName, utf8.RuneCountInString(name), name)
+	require.Equal(t, strings.Repeat("é", 85)+"'s organization", name)
+	require.Equal(t, first, *sess.User.FirstName, "the person's name is kept whole")
 }
 
 func TestSignupRejectsDuplicateEmailAndBadInput(t *testing.T) {

@@ -283,8 +283,12 @@ func checkNewUser(in AcceptInvitationParams) error {
 	} else if strings.TrimSpace(*in.FirstName) == "" {
 		issues = append(issues, StringMin(1, "firstName"))
 	}
+	long := checkMax(nil, in.FirstName, MaxPersonName, "firstName")
 	if len(issues) > 0 {
-		return Invalid("This address has no Crier account yet: choose a password (at least 10 characters) and give your first name", issues...)
+		return Invalid("This address has no Crier account yet: choose a password (at least 10 characters) and give your first name", append(issues, long...)...)
+	}
+	if len(long) > 0 {
+		return Invalid("Validation failed: firstName: "+long[0].Message, long...)
 	}
 	return nil
 }

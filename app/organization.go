@@ -197,7 +197,7 @@ func (s *Service) UpdateSettings(ctx context.Context, in SettingsParams) (map[st
 		issues = append(issues, Issue{Code: code, Message: msg, Path: []any{field}})
 	}
 	if in.Name != nil {
-		if err := checkLength("name", strings.TrimSpace(*in.Name), 1, 100); err != nil {
+		if err := checkLength("name", strings.TrimSpace(*in.Name), 1, MaxOrganizationName); err != nil {
 			issues = append(issues, ErrorIssues(err)...)
 		}
 	}

@@ -45,6 +45,8 @@ func (s *Service) UpdateMe(ctx context.Context, in UpdateMeParams) (*User, error
 	if in.FirstName != nil && strings.TrimSpace(*in.FirstName) == "" {
 		issues = append(issues, StringMin(1, "firstName"))
 	}
+	issues = checkMax(issues, in.FirstName, MaxPersonName, "firstName")
+	issues = checkMax(issues, in.LastName, MaxPersonName, "lastName")
 	if in.Timezone != nil {
 		if _, err := time.LoadLocation(*in.Timezone); err != nil || *in.Timezone == "" || strings.EqualFold(*in.Timezone, "local") {
 			issues = append(issues, Issue{Code: IssueCustom, Message: "Unknown timezone; use an IANA name such as Europe/Paris", Path: []any{"timezone"}})
@@ -134,7 +136,7 @@ func (s *Service) CreateOrganization(ctx context.Context, name string) (*Members
 		return nil, err
 	}
 	name = strings.TrimSpace(name)
-	if err := checkLength("name", name, 1, 100); err != nil {
+	if err := checkLength("name", name, 1, MaxOrganizationName); err != nil {
 		return nil, err
 	}
 	var out Membership

@@ -3,6 +3,7 @@ package e2e
 import (
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,25 @@ func TestAccountJourney(t *testing.T) {
 	_, err := p.Goto("/signup")
 	require.NoError(t, err)
 	shot(t, b, "account-signup")
+
+	// Names have a maximum: the input says it (maxlength); a browser that ignores it sends 101
+	// characters and the service's refusal shows beside the field, the name kept.
+	tooLong := strings.Repeat("Augusta", 14) + "Ada" // 101 characters
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveAttribute("maxlength", "100"))
+	_, err = p.Locator("#firstName").Evaluate(`el => el.removeAttribute("maxlength")`, nil)
+	require.NoError(t, err)
+	require.NoError(t, p.Locator("#firstName").Fill(tooLong))
+	require.NoError(t, p.Locator("#email").Fill(email))
+	require.NoError(t, p.Locator("#password").Fill("a long enough password"))
+	require.NoError(t, p.GetByTestId("signup-submit").Click())
+	require.NoError(t, expect.Locator(p.Locator("#firstName-error")).ToHaveText("Use at most 100 characters"))
+	require.NoError(t, expect.Locator(p.GetByTestId("field-firstName")).ToContainText("Use at most 100 characters"))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveValue(tooLong))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToHaveAttribute("aria-invalid", "true"))
+	require.NoError(t, expect.Locator(p.Locator("#firstName")).ToBeFocused())
+	require.NoError(t, expect.Locator(p.Locator("#email")).ToHaveValue(email))
+	shot(t, b, "account-signup-name-too-long")
+
 	require.NoError(t, p.Locator("#firstName").Fill("Ada"))
 	require.NoError(t, p.Locator("#lastName").Fill("Lovelace"))
 	require.NoError(t, p.Locator("#email").Fill("ada@"))
@@ -73,6 +93,8 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.WaitForURL(b.srv.URL+"/"))
 	require.NoError(t, expect.Locator(p.GetByTestId("flash")).ToContainText("Welcome to Crier, Ada Lovelace!"))
 	require.NoError(t, expect.Locator(p.GetByTestId("verify-banner")).ToContainText(email))
+	// (The test server is not in production: the banner links the dev mailbox.)
+	require.NoError(t, expect.Locator(p.GetByTestId("verify-banner-mailbox")).ToHaveAttribute("href", "/dev/mailbox"))
 	require.NoError(t, expect.Locator(p.GetByTestId("current-org")).ToHaveText("Analytical Engines"))
 	shot(t, b, "account-home-unverified", true)
 
@@ -92,9 +114,10 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.GetByText("Publish, schedule and measure").Click()) // outside: closes
 	require.NoError(t, expect.Locator(p.GetByTestId("new-org-link")).ToBeHidden())
 
-	// The dev mailbox: the verification mail, its HTML in a sandboxed frame, its button followed.
-	_, err = p.Goto("/dev/mailbox")
-	require.NoError(t, err)
+	// The dev mailbox, opened from the banner: the verification mail, its HTML in a sandboxed frame,
+	// its button followed.
+	require.NoError(t, p.GetByTestId("verify-banner-mailbox").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/dev/mailbox"))
 	item := p.GetByTestId("mail-item").Filter(playwright.LocatorFilterOptions{HasText: email})
 	require.NoError(t, expect.Locator(item.First()).ToContainText("Email verification"))
 	shot(t, b, "account-mailbox")

@@ -136,6 +136,14 @@ func TestSandboxInspectorJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("flashes")).ToContainText("access token expired"))
 	shot(t, b, "sandbox-inspector-x-viewport", true)
 
+	// X by the name people know it by: /sandbox-inspector/x is the same page; its links keep the id.
+	_, err = p.Goto(b.srv.URL + "/sandbox-inspector/x")
+	require.NoError(t, err)
+	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-net-name")).ToHaveText("X"))
+	require.NoError(t, expect.Locator(p.GetByTestId("user-login")).ToHaveText("@ada_lovelace"))
+	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-net-TWITTER")).ToHaveAttribute("aria-current", "page"))
+	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-net-TWITTER")).ToHaveAttribute("href", "/sandbox-inspector/twitter"))
+
 	// A narrow window: the network list becomes a scrolling row above one column.
 	require.NoError(t, p.SetViewportSize(820, 1000))
 	require.NoError(t, expect.Locator(p.GetByTestId("sandbox-nets")).ToBeVisible())

@@ -71,7 +71,11 @@ func (h *Handler) viewerBanner(c echo.Context) templ.Component {
 	if v == nil || v.User.EmailVerifiedAt != nil {
 		return nil
 	}
-	return layout.Banner(layout.VerifyBanner{Email: v.User.Email, ResendURL: pathResendVerification})
+	b := layout.VerifyBanner{Email: v.User.Email, ResendURL: pathResendVerification}
+	if !h.production { // the dev mailbox exists (routes.go): the link can be read there
+		b.MailboxURL = templ.SafeURL(pathDevMailbox)
+	}
+	return layout.Banner(b)
 }
 
 // sessionUser is who the session cookie of a public page belongs to, when it is still valid (a

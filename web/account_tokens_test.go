@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/web"
 )
 
 func TestForgotPasswordSameAnswer(t *testing.T) {
@@ -196,4 +197,27 @@ func TestAcceptInvitationExistingUser(t *testing.T) {
 	rec = b.anon(t).get("/invitations/accept?token=nope")
 	require.Equal(t, http.StatusBadRequest, rec.Code)
 	require.Contains(t, parse(t, rec).Find(`[data-testid="invitation-problem"]`).Text(), "This invitation is not valid")
+}
+
+// The unverified banner links the dev mailbox, where the link can be read, only where the mailbox
+// exists: in development, never in production.
+func TestVerifyBannerLinksTheDevMailboxOutsideProduction(t *testing.T) {
+	t.Parallel()
+	dev := setup(t)
+	banner := parse(t, dev.get(t, "/")).Find(`[data-testid="verify-banner"]`)
+	require.Equal(t, 1, banner.Length())
+	link := banner.Find(`a[data-testid="verify-banner-mailbox"]`)
+	require.Equal(t, 1, link.Length())
+	require.Equal(t, "/dev/mailbox", link.AttrOr("href", ""))
+	require.Equal(t, "Open the dev mailbox", link.Text())
+	require.Equal(t, http.StatusOK, dev.anon(t).get(link.AttrOr("href", "")).Code)
+
+	prod := setup(t, func(d *web.Deps) { d.Production = true })
+	rec := prod.get(t, "/")
+	require.Equal(t, http.StatusOK, rec.Code)
+	banner = parse(t, rec).Find(`[data-testid="verify-banner"]`)
+	require.Equal(t, 1, banner.Length(), "still unverified: the banner shows")
+	require.Equal(t, 0, banner.Find(`[data-testid="verify-banner-mailbox"]`).Length())
+	require.NotContains(t, rec.Body.String(), "/dev/mailbox")
+	require.Equal(t, http.StatusNotFound, prod.get(t, "/dev/mailbox").Code)
 }

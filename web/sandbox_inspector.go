@@ -159,13 +159,25 @@ func sandboxURL(n app.Network, suffix string) templ.SafeURL {
 	return templ.SafeURL(pathSandbox + "/" + strings.ToLower(string(n)) + suffix)
 }
 
-// sandboxNetwork reads :network; an unknown one is a 404.
+// sandboxNetwork reads :network, by its id ("twitter", "google_business") or by the name people
+// know it by ("x", "google-business"); an unknown one is a 404. The page's own links keep the id.
 func sandboxNetwork(c echo.Context) (app.Network, error) {
-	n, ok := app.NetworkFromPath(c.Param("network"))
-	if !ok {
-		return "", echo.NewHTTPError(http.StatusNotFound, "No such network")
+	seg := c.Param("network")
+	if n, ok := app.NetworkFromPath(seg); ok {
+		return n, nil
 	}
-	return n, nil
+	for _, n := range app.Networks {
+		if name := n.DisplayName(); name != "" && commonNameKey(name) == commonNameKey(seg) {
+			return n, nil
+		}
+	}
+	return "", echo.NewHTTPError(http.StatusNotFound, "No such network")
+}
+
+// commonNameKey folds a network's common name or a path segment for comparison: lower case, no
+// spaces, hyphens or underscores ("Google Business", "google-business" → "googlebusiness").
+func commonNameKey(s string) string {
+	return strings.NewReplacer(" ", "", "-", "", "_", "").Replace(strings.ToLower(strings.TrimSpace(s)))
 }
 
 // sandboxIndex serves GET /sandbox-inspector: the network called last (TikTok before any call).

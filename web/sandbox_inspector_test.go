@@ -216,6 +216,45 @@ func TestSandboxInspectorLivePollAnswers204UntilSomethingLands(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, b.get(t, next, htmx...).Code)
 }
 
+// A network answers by the name people know it by too (/sandbox-inspector/x as /twitter,
+// google-business as google_business), its sub-pages included; the page's own links keep the id.
+func TestSandboxInspectorAnswersNetworksByTheirCommonName(t *testing.T) {
+	t.Parallel()
+	sb := sandbox.New()
+	b := setup(t, withSandbox(sb))
+
+	for seg, want := range map[string]struct{ name, code string }{
+		"x": {"X", "TWITTER"}, "X": {"X", "TWITTER"}, "twitter": {"X", "TWITTER"},
+		"google-business": {"Google Business", "GOOGLE_BUSINESS"}, "googlebusiness": {"Google Business", "GOOGLE_BUSINESS"},
+		"google_business": {"Google Business", "GOOGLE_BUSINESS"}, "tiktok": {"TikTok", "TIKTOK"},
+	} {
+		rec := b.get(t, "/sandbox-inspector/"+seg)
+		require.Equal(t, http.StatusOK, rec.Code, seg)
+		doc := parse(t, rec)
+		require.Equal(t, want.name, doc.Find(`[data-testid="sandbox-net-name"]`).Text(), seg)
+		require.Equal(t, "page", doc.Find(`[data-testid="sandbox-net-`+want.code+`"]`).AttrOr("aria-current", ""), seg)
+	}
+
+	// The links the dashboard generates are unchanged: by id.
+	doc := parse(t, b.get(t, "/sandbox-inspector/x"))
+	require.Equal(t, "/sandbox-inspector/twitter", doc.Find(`[data-testid="sandbox-net-TWITTER"]`).AttrOr("href", ""))
+	require.Equal(t, "/sandbox-inspector/google_business", doc.Find(`[data-testid="sandbox-net-GOOGLE_BUSINESS"]`).AttrOr("href", ""))
+	poll := doc.Find(`[data-testid="sandbox-live"]`).AttrOr("hx-get", "")
+	require.True(t, strings.HasPrefix(poll, "/sandbox-inspector/twitter/live?v="), poll)
+
+	// Sub-pages and forms too.
+	require.Equal(t, http.StatusNoContent, b.get(t, strings.Replace(poll, "/twitter/", "/x/", 1), htmx...).Code)
+	rec := b.post(t, "/sandbox-inspector/x/knobs", url.Values{"latencyMs": {"25"}, "tokenTtlSeconds": {"0"}})
+	require.Less(t, rec.Code, 400, rec.Body.String())
+	st, err := sb.Inspect(app.Twitter, 0)
+	require.NoError(t, err)
+	require.Equal(t, 25, st.Knobs.LatencyMs)
+
+	for _, seg := range []string{"myspace", "xx", "google"} {
+		require.Equal(t, http.StatusNotFound, b.get(t, "/sandbox-inspector/"+seg).Code, seg)
+	}
+}
+
 func serve(b *testBundle, req *http.Request) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
 	b.e.ServeHTTP(rec, req)

@@ -37,6 +37,8 @@ type UserMenu struct {
 type VerifyBanner struct {
 	Email     string
 	ResendURL string
+	// MailboxURL is the dev mailbox, where the link can be read ("" in production: no mailbox).
+	MailboxURL templ.SafeURL
 }
 
 // Initials are up to two letters for an avatar ("Ada Lovelace" → "AL", "ops@x.io" → "O").

@@ -8,10 +8,12 @@
 package account
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/views/components"
 	"github.com/crier/crier/views/layout"
 )
@@ -220,3 +222,12 @@ type TextPart struct {
 	Text string
 	Href templ.SafeURL // non-empty: a link
 }
+
+// maxLength caps what a name field takes in the browser, at the Service's maximum (app.MaxPersonName,
+// app.MaxOrganizationName), which the Service enforces whatever the browser sends.
+func maxLength(n int) templ.Attributes { return templ.Attributes{"maxlength": strconv.Itoa(n)} }
+
+var (
+	personNameAttrs = maxLength(app.MaxPersonName)
+	orgNameAttrs    = maxLength(app.MaxOrganizationName)
+)

@@ -122,11 +122,11 @@ func SignupCard(d SignupData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true, Attrs: personNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "lastName", Label: "Last name", Autocomplete: "family-name"})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "lastName", Label: "Last name", Autocomplete: "family-name", Attrs: personNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -142,7 +142,7 @@ func SignupCard(d SignupData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "organizationName", Label: "Organization name", Autocomplete: "organization", Hint: "Your company or agency. You can rename it later.", Placeholder: "Acme Marketing"})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "organizationName", Label: "Organization name", Autocomplete: "organization", Hint: "Your company or agency. You can rename it later.", Placeholder: "Acme Marketing", Attrs: orgNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -340,7 +340,7 @@ func InvitationCard(d InvitationData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true})).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true, Attrs: personNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

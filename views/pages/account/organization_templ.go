@@ -167,7 +167,7 @@ func NewOrganizationCard(d NewOrganizationData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "name", Label: "Organization name", Autocomplete: "organization", Required: true, Placeholder: "Acme Marketing", Hint: "Up to 100 characters. Members see it in the organization switcher."})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Form.field(components.FieldProps{Name: "name", Label: "Organization name", Autocomplete: "organization", Required: true, Placeholder: "Acme Marketing", Hint: "Up to 100 characters. Members see it in the organization switcher.", Attrs: orgNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -183,11 +183,11 @@ func ProfileDetailsCard(d ProfileData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Details.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Details.field(components.FieldProps{Name: "firstName", Label: "First name", Autocomplete: "given-name", Required: true, Attrs: personNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = components.Field(d.Details.field(components.FieldProps{Name: "lastName", Label: "Last name", Autocomplete: "family-name"})).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = components.Field(d.Details.field(components.FieldProps{Name: "lastName", Label: "Last name", Autocomplete: "family-name", Attrs: personNameAttrs})).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
