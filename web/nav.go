@@ -31,7 +31,8 @@ const (
 	areaDocs        = "docs"
 )
 
-// areas are the dashboard areas whose pages are not built yet, in sidebar order within their groups.
+// areas are the dashboard areas, built or not, in sidebar order within their groups. Only the built
+// ones have a sidebar entry (navigation).
 var areas = []area{
 	{
 		Built: true, ID: areaTeams, Label: "Teams", Path: "/teams", Icon: "teams",
@@ -148,11 +149,15 @@ func navItem(a area) layout.NavItem {
 }
 
 // navigation is the sidebar, grouped; the sandbox inspector is under Developers when sandbox.
+// The sidebar shows only what works: an area not built yet has no entry (its address still answers
+// the "coming in a later release" page), and a group left without entries is left out.
 func navigation(sandbox bool) []layout.NavGroup {
 	items := func(ids ...string) []layout.NavItem {
 		out := make([]layout.NavItem, 0, len(ids))
 		for _, id := range ids {
-			out = append(out, navItem(areaByID(id)))
+			if a := areaByID(id); a.Built {
+				out = append(out, navItem(a))
+			}
 		}
 		return out
 	}
@@ -160,11 +165,18 @@ func navigation(sandbox bool) []layout.NavGroup {
 	if sandbox {
 		developers = append(developers, sandboxNavItem)
 	}
-	return []layout.NavGroup{
+	groups := []layout.NavGroup{
 		{Items: []layout.NavItem{{ID: areaHome, Label: "Home", Href: pathHome, Icon: "home"}}},
 		{Label: "Publish", Items: items(areaComposer, areaCalendar, areaPosts, areaMedia)},
 		{Label: "Engage", Items: items(areaInbox, areaAutomations, areaBio)},
 		{Label: "Manage", Items: items(areaTeams, areaBilling, areaSettings)},
 		{Label: "Developers", Items: developers},
 	}
+	out := groups[:0]
+	for _, g := range groups {
+		if len(g.Items) > 0 {
+			out = append(out, g)
+		}
+	}
+	return out
 }

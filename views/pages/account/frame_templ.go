@@ -108,7 +108,7 @@ func authFrame(f Frame) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = point("inbox", "Answer comments, messages and reviews from one inbox.").Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = point("media", "Keep your images and videos in one media library.").Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

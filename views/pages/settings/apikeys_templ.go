@@ -442,7 +442,7 @@ func KeysCard(d APIKeys) templ.Component {
 			templ_7745c5c3_Err = components.EmptyState(components.EmptyStateProps{
 				Icon:  "key",
 				Title: "No API keys yet",
-				Text:  "Create a key to publish, schedule and read analytics from your own code.",
+				Text:  "Create a key to publish and schedule posts from your own code through the JSON API.",
 			}).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
