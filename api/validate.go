@@ -113,6 +113,7 @@ func (v *Validator) Validate(ctx context.Context, r *http.Request, method, opena
 	}
 	m := &issueMapper{req: r, unrecognized: map[string]*unrecognized{}}
 	m.request(verr)
+	m.finishUnrecognized()
 	if m.fatal != nil {
 		return m.fatal
 	}

@@ -27,8 +27,9 @@ type issueMapper struct {
 }
 
 type unrecognized struct {
-	issue int // index in issues
-	keys  []string
+	issue  int // index in issues
+	keys   map[string]struct{}
+	listed bool // the keys of the object value are in keys
 }
 
 func (m *issueMapper) add(code, message string, path []any) {
