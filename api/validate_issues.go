@@ -135,6 +135,11 @@ func (m *issueMapper) body(e *openapi3filter.RequestError) {
 		}
 		m.schema(e.Err, []any{}, schema)
 	case errors.As(e.Err, &pe):
+		var le *limitError
+		if errors.As(pe.RootCause(), &le) {
+			m.add(app.IssueCustom, le.msg, []any{})
+			return
+		}
 		if pe.Kind == openapi3filter.KindUnsupportedFormat {
 			m.add(app.IssueCustom, contentTypeMessage(e.RequestBody), []any{})
 			return

@@ -29,7 +29,7 @@ func validateWithin(t *testing.T, v *Validator, path, contentType, body string) 
 	require.ErrorAs(t, err, &ae)
 	require.Equal(t, app.EInvalid, ae.Code)
 	require.NotEmpty(t, ae.Issues)
-	require.LessOrEqual(t, len(ae.Issues), 100+1)
+	require.LessOrEqual(t, len(ae.Issues), maxIssues+1)
 	return ae
 }
 
@@ -63,5 +63,39 @@ func TestValidateManyFormFieldsIsFast(t *testing.T) {
 		parts = append(parts, formPart{name: fmt.Sprintf("f%d", i), content: "1"})
 	}
 	body, ct := multipartBody(t, parts...)
-	validateWithin(t, v, "/api/v1/upload", ct, body)
+	ae := validateWithin(t, v, "/api/v1/upload", ct, body)
+	require.Equal(t, []app.Issue{issue("custom", "Request body holds more than 100 parts")}, ae.Issues)
+}
+
+func TestValidateJSONLimits(t *testing.T) {
+	t.Parallel()
+	v := newTestValidator(t)
+	deep := `{"name":"hello","meta":` + strings.Repeat(`[`, 40) + strings.Repeat(`]`, 40) + `}`
+	ae := validateWithin(t, v, "/api/v1/post", "application/json", deep)
+	require.Equal(t, []app.Issue{issue("custom", "Request body nests deeper than 32 levels")}, ae.Issues)
+
+	ae = validateWithin(t, v, "/api/v1/post", "application/json", unknownKeysBody(maxJSONKeys))
+	require.Equal(t, []app.Issue{issue("custom", "Request body holds more than 50000 keys")}, ae.Issues)
+
+	long := `{"name":"hello","meta":[` + strings.Repeat(`0,`, maxJSONArrayItems) + `0]}`
+	ae = validateWithin(t, v, "/api/v1/post", "application/json", long)
+	require.Equal(t, []app.Issue{issue("custom", "Request body holds an array of more than 100000 items")}, ae.Issues)
+
+	// Many issues: the first maxIssues, then one that counts the rest.
+	var b strings.Builder
+	b.WriteString(`{"name":"hello","meta":{`)
+	for i := range 300 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"k%03d":1`, i)
+	}
+	b.WriteString("}}")
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/post", strings.NewReader(b.String()))
+	req.Header.Set("Content-Type", "application/json")
+	err := v.Validate(context.Background(), req, http.MethodPost, "/api/v1/post", nil)
+	var ie *app.Error
+	require.ErrorAs(t, err, &ie)
+	require.Len(t, ie.Issues, maxIssues+1)
+	require.Equal(t, issue("custom", "Too many issues: 201 more not listed"), ie.Issues[maxIssues])
 }
