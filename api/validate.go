@@ -108,18 +108,19 @@ func (v *Validator) Validate(ctx context.Context, r *http.Request, method, opena
 		if len(issues) == 0 {
 			return nil
 		}
-		issues = sortIssues(issues)
+		issues = capIssues(sortIssues(issues))
 		return app.Invalid(summary(issues), issues...)
 	}
 	m := &issueMapper{req: r, unrecognized: map[string]*unrecognized{}}
 	m.request(verr)
+	m.finishUnrecognized()
 	if m.fatal != nil {
 		return m.fatal
 	}
 	if len(m.issues) == 0 {
 		return fmt.Errorf("api: validate %s %s: no issue found in %T", method, openapiPath, verr)
 	}
-	issues := sortIssues(m.issues)
+	issues := capIssues(sortIssues(m.issues))
 	return app.Invalid(summary(issues), issues...)
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -23,6 +24,9 @@ func decodeJSONBody(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ open
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat, Cause: errTrailingJSON}
+	}
+	if err := checkJSONLimits(value); err != nil {
+		return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat, Cause: err}
 	}
 	return value, nil
 }
@@ -48,13 +52,17 @@ func decodeMultipartBody(body io.Reader, header http.Header, schema *openapi3.Sc
 	}
 	obj := map[string]any{}
 	mr := multipart.NewReader(body, params["boundary"])
-	for {
+	for parts := 0; ; parts++ {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, malformed(err)
+		}
+		if parts == maxMultipartParts {
+			return nil, &openapi3filter.ParseError{Kind: openapi3filter.KindInvalidFormat,
+				Cause: &limitError{fmt.Sprintf("Request body holds more than %d parts", maxMultipartParts)}}
 		}
 		name := part.FormName()
 		if name == "" {
@@ -115,7 +123,8 @@ func formValue(raw string, s *openapi3.Schema, contentType string) any {
 		var v any
 		dec := json.NewDecoder(strings.NewReader(raw))
 		dec.UseNumber()
-		if err := dec.Decode(&v); err == nil {
+		// A JSON part beyond the limits of a JSON body stays a string: an invalid_type.
+		if err := dec.Decode(&v); err == nil && checkJSONLimits(v) == nil {
 			return v
 		}
 		return raw

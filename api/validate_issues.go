@@ -27,8 +27,9 @@ type issueMapper struct {
 }
 
 type unrecognized struct {
-	issue int // index in issues
-	keys  []string
+	issue  int // index in issues
+	keys   map[string]struct{}
+	listed bool // the keys of the object value are in keys
 }
 
 func (m *issueMapper) add(code, message string, path []any) {
@@ -134,6 +135,11 @@ func (m *issueMapper) body(e *openapi3filter.RequestError) {
 		}
 		m.schema(e.Err, []any{}, schema)
 	case errors.As(e.Err, &pe):
+		var le *limitError
+		if errors.As(pe.RootCause(), &le) {
+			m.add(app.IssueCustom, le.msg, []any{})
+			return
+		}
 		if pe.Kind == openapi3filter.KindUnsupportedFormat {
 			m.add(app.IssueCustom, contentTypeMessage(e.RequestBody), []any{})
 			return

@@ -92,7 +92,7 @@ func (m *issueMapper) schemaError(e *openapi3.SchemaError, prefix []any, root *o
 	case "pattern":
 		m.add(app.IssueInvalidString, "Invalid", path)
 	case "properties": // additionalProperties: false
-		m.unrecognizedKeys(path, unknownKeys(s, e.Value)...)
+		m.unrecognizedObject(path, s, e.Value)
 	case "readOnly": // a readOnly property sent in a request: zod's input schema has no such key
 		if n := len(path); n > 0 {
 			m.unrecognizedKeys(path[:n-1], fmt.Sprint(path[n-1]))
@@ -138,24 +138,71 @@ func (m *issueMapper) unrecognizedKeys(path []any, keys ...string) {
 	if len(keys) == 0 {
 		return
 	}
+	u := m.unrecognizedAt(path)
+	for _, k := range keys {
+		u.keys[k] = struct{}{}
+	}
+}
+
+// unrecognizedAt returns the collection of unknown keys of the object at path, adding its issue
+// (whose message finishUnrecognized writes) the first time.
+func (m *issueMapper) unrecognizedAt(path []any) *unrecognized {
 	id := fmt.Sprintf("%#v", path)
 	u := m.unrecognized[id]
 	if u == nil {
 		m.add(app.IssueUnrecognizedKeys, "", path)
-		u = &unrecognized{issue: len(m.issues) - 1}
+		u = &unrecognized{issue: len(m.issues) - 1, keys: map[string]struct{}{}}
 		m.unrecognized[id] = u
 	}
+	return u
+}
+
+// unrecognizedObject collects the unknown keys of the object value at path. kin-openapi reports
+// one error per unknown key, each with the whole object: the object is listed once, so that the
+// work stays linear in its size.
+func (m *issueMapper) unrecognizedObject(path []any, schema *openapi3.Schema, value any) {
+	if u := m.unrecognized[fmt.Sprintf("%#v", path)]; u != nil && u.listed {
+		return
+	}
+	keys := unknownKeys(schema, value)
+	if len(keys) == 0 {
+		return
+	}
+	u := m.unrecognizedAt(path)
+	if u.listed {
+		return
+	}
+	u.listed = true
 	for _, k := range keys {
-		if !slices.Contains(u.keys, k) {
-			u.keys = append(u.keys, k)
+		u.keys[k] = struct{}{}
+	}
+}
+
+// maxListedKeys bounds the keys an unrecognized_keys message names; the rest are counted.
+const maxListedKeys = 100
+
+// finishUnrecognized writes the message of each unrecognized_keys issue: its keys, sorted.
+func (m *issueMapper) finishUnrecognized() {
+	for _, u := range m.unrecognized {
+		keys := make([]string, 0, len(u.keys))
+		for k := range u.keys {
+			keys = append(keys, k)
 		}
+		slices.Sort(keys)
+		more := 0
+		if len(keys) > maxListedKeys {
+			more, keys = len(keys)-maxListedKeys, keys[:maxListedKeys]
+		}
+		quoted := make([]any, len(keys))
+		for i, k := range keys {
+			quoted[i] = k
+		}
+		msg := "Unrecognized key(s) in object: " + joinValues(quoted, ", ")
+		if more > 0 {
+			msg += fmt.Sprintf(" (and %d more)", more)
+		}
+		m.issues[u.issue].Message = msg
 	}
-	slices.Sort(u.keys)
-	quoted := make([]any, len(u.keys))
-	for i, k := range u.keys {
-		quoted[i] = k
-	}
-	m.issues[u.issue].Message = "Unrecognized key(s) in object: " + joinValues(quoted, ", ")
 }
 
 // unknownKeys lists the keys of the object value that schema does not declare.

@@ -8,6 +8,7 @@ import (
 	"net/textproto"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -256,4 +257,22 @@ func TestBadBytesInEveryParameterAreNever500(t *testing.T) {
 		}
 	}
 	require.Greater(t, n, 100)
+}
+
+// Issue 14, "Bad input": 5,000 unknown keys in a login body kept both cores busy for minutes.
+// Validation is linear and bounded now: answered 400 at once, without a login.
+func TestBadInputManyKeysIsFast(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	var b strings.Builder
+	b.WriteString(`{"email":"a@example.com","password":"secret-password"`)
+	for i := range 5000 {
+		b.WriteString(`,"k` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString("}")
+	start := time.Now()
+	res, body := do(t, http.MethodPost, srv.URL+"/api/v1/auth/login", b.String())
+	require.Less(t, time.Since(start), 2*time.Second)
+	e := requireBadRequest(t, res, body)
+	require.Equal(t, "unrecognized_keys", e.Issues[0].Code)
 }
