@@ -165,8 +165,8 @@ func nonEmpty(s string) *string {
 	return &s
 }
 
-// isUUID reports whether s looks like a UUID (ids are uuids; anything else matches nothing).
-func isUUID(s string) bool {
+// IsUUID reports whether s looks like a UUID (ids are uuids; anything else matches nothing).
+func IsUUID(s string) bool {
 	if len(s) != 36 {
 		return false
 	}

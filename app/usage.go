@@ -47,7 +47,7 @@ func (s *Service) socialAccounts(ctx context.Context, q *store.Queries, orgID st
 		t := string(*f.Type)
 		typ = &t
 	}
-	if f.ID != nil && !isUUID(*f.ID) {
+	if f.ID != nil && !IsUUID(*f.ID) {
 		return []SocialAccountRef{}, 0, nil
 	}
 	total, err := q.CountSocialAccounts(ctx, store.CountSocialAccountsParams{OrganizationID: orgID, TeamID: f.TeamID, Type: typ, ID: f.ID})

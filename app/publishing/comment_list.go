@@ -75,7 +75,7 @@ func (s *Service) ListComments(ctx context.Context, f app.CommentFilter, page ap
 	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: f.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
 		return nil, 0, app.NotFoundOr(err, "Team", "app: list comments")
 	}
-	if f.PostID != nil && !isUUID(*f.PostID) {
+	if f.PostID != nil && !app.IsUUID(*f.PostID) {
 		return []app.Comment{}, 0, nil
 	}
 	var status *string

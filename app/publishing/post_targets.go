@@ -120,7 +120,7 @@ func (s *Service) syncPostUploads(ctx context.Context, q *store.Queries, postID 
 	for _, n := range in.types {
 		if p := in.data.Of(n); p != nil {
 			for _, id := range p.Uploads() {
-				if !seen[id] && isUUID(id) {
+				if !seen[id] && app.IsUUID(id) {
 					seen[id] = true
 					ids = append(ids, id)
 				}

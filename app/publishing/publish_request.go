@@ -28,7 +28,7 @@ func (s *Service) publishRequest(ctx context.Context, t store.PublishTarget, acc
 	}
 	ids := payload.Uploads()
 	thumb := thumbnailOf(payload)
-	if thumb != "" && isUUID(thumb) {
+	if thumb != "" && app.IsUUID(thumb) {
 		ids = append(ids, thumb)
 	}
 	var more []string

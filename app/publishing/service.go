@@ -56,29 +56,10 @@ func New(core app.Core, accounts Accounts) (*Service, error) {
 // ptr is a pointer to a copy of v.
 func ptr[T any](v T) *T { return &v }
 
-// nonEmpty is nil for "" (copies of app's small helpers: not worth a core export).
+// nonEmpty is nil for "" (a copy of app's four-line helper: not worth a core export).
 func nonEmpty(s string) *string {
 	if s == "" {
 		return nil
 	}
 	return &s
-}
-
-// isUUID reports whether s looks like a UUID (ids are uuids; anything else matches nothing).
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, c := range s {
-		switch {
-		case i == 8 || i == 13 || i == 18 || i == 23:
-			if c != '-' {
-				return false
-			}
-		case (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'):
-		default:
-			return false
-		}
-	}
-	return true
 }
