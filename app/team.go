@@ -97,7 +97,7 @@ func (s *Service) CreateTeam(ctx context.Context, p TeamParams) (*Team, error) {
 			return fmt.Errorf("app: create team: %w", err)
 		}
 		if limit := LimitsOf(Plan(org.Plan)).Teams; limit > 0 && int(n) >= limit {
-			return Errorf(EForbidden, "The %s plan allows at most %d teams; upgrade to create more", org.Plan, limit)
+			return Errorf(EForbidden, "The %s plan allows at most %d teams; delete one to create another", org.Plan, limit)
 		}
 		avatar := p.AvatarURL
 		if p.CopyTeamID != nil {

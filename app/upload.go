@@ -194,7 +194,7 @@ func (s *Service) checkQuota(ctx context.Context, q *store.Queries, orgID string
 		return fmt.Errorf("app: upload quota: %w", err)
 	}
 	if limit > 0 && int(n) >= limit {
-		return Errorf(EForbidden, "The %s plan allows %d uploads a month and this month's are used; upgrade or wait for next month", org.Plan, limit)
+		return Errorf(EForbidden, "The %s plan allows %d uploads a month and this month's are used; more can be uploaded from the first of next month (UTC)", org.Plan, limit)
 	}
 	return nil
 }

@@ -111,7 +111,7 @@ func TestAccountJourney(t *testing.T) {
 	require.NoError(t, p.GetByTestId("org-switcher-button").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("new-org-link")).ToBeVisible())
 	shot(t, b, "account-org-menu", true)
-	require.NoError(t, p.GetByText("Publish, schedule and measure").Click()) // outside: closes
+	require.NoError(t, p.GetByText("Write once, then publish or schedule").Click()) // outside: closes
 	require.NoError(t, expect.Locator(p.GetByTestId("new-org-link")).ToBeHidden())
 
 	// The dev mailbox, opened from the banner: the verification mail, its HTML in a sandboxed frame,

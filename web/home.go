@@ -15,22 +15,28 @@ import (
 
 // home serves GET /: the dashboard home with the networks' status from the Service.
 func (h *Handler) home(c echo.Context) error {
-	health, err := h.svc.Health(c.Request().Context())
+	ctx := c.Request().Context()
+	health, err := h.svc.Health(ctx)
 	if err != nil {
 		return fmt.Errorf("web: home: %w", err)
 	}
-	d := homeData(health, home.Stats{}) // post counts land with publishing; zero until then
+	ov, err := h.svc.Overview(ctx)
+	if err != nil {
+		return fmt.Errorf("web: home: %w", err)
+	}
+	d := homeData(health, ov)
 	return render(c, http.StatusOK, home.Page(h.shell(c, areaHome, "Home"), d), home.Content(d))
 }
 
-// homeData turns the Service's records into the home page's values.
-func homeData(health *app.Health, stats home.Stats) home.Data {
+// homeData turns the Service's records into the home page's values: the checklist's steps are done
+// when the organization has taken them.
+func homeData(health *app.Health, ov *app.Overview) home.Data {
 	d := home.Data{
 		Steps: []home.Step{
-			{ID: "connect", Title: "Connect an account", Text: "Link a social account to a team, on any of the 15 networks.", Href: areaURL(areaTeams), Icon: "plug"},
-			{ID: "upload", Title: "Upload media", Text: "Add the images and videos you are going to post.", Href: areaURL(areaMedia), Icon: "upload"},
-			{ID: "compose", Title: "Compose your first post", Text: "Write it once, tailor it per network, publish or schedule it.", Href: areaURL(areaComposer), Icon: "composer"},
-			{ID: "api-key", Title: "Create an API key", Text: "Drive Crier from your own code through the JSON API.", Href: areaURL(areaSettings), Icon: "key"},
+			{ID: "connect", Title: "Connect an account", Text: "Link a social account to a team, on any of the 15 networks.", Href: areaURL(areaTeams), Icon: "plug", Done: ov.HasAccount},
+			{ID: "upload", Title: "Upload media", Text: "Add the images and videos you are going to post.", Href: areaURL(areaMedia), Icon: "upload", Done: ov.HasUpload},
+			{ID: "compose", Title: "Compose your first post", Text: "Write it once, tailor it per network, publish or schedule it.", Href: areaURL(areaComposer), Icon: "composer", Done: ov.HasPost},
+			{ID: "api-key", Title: "Create an API key", Text: "Drive Crier from your own code through the JSON API.", Href: areaURL(areaSettings), Icon: "key", Done: ov.HasAPIKey},
 		},
 		Health: home.Health{
 			Label:     statusLabel(health.Status),
@@ -38,7 +44,7 @@ func homeData(health *app.Health, stats home.Stats) home.Data {
 			Note:      health.Note,
 			CheckedAt: health.CreatedAt,
 		},
-		Stats:      stats,
+		Stats:      home.Stats{Scheduled: ov.Scheduled, Published: ov.Published, Failed: ov.Failed},
 		ComposeURL: areaURL(areaComposer),
 		DocsURL:    templ.SafeURL(pathDocs),
 	}

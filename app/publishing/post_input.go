@@ -152,7 +152,7 @@ func (s *Service) checkQuotas(ctx context.Context, q *store.Queries, orgID strin
 			return fmt.Errorf("app: post quota: %w", err)
 		}
 		if int(used) >= limit {
-			return app.Errorf(app.EForbidden, "Monthly post limit reached: the %s plan allows %d posts a month (%d used); upgrade the plan or wait for next month",
+			return app.Errorf(app.EForbidden, "Monthly post limit reached: the %s plan allows %d posts a month (%d used); more can be scheduled from the first of next month (UTC)",
 				org.Plan, limit, used)
 		}
 	}

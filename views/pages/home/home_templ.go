@@ -86,7 +86,7 @@ func Content(d Data) templ.Component {
 		templ_7745c5c3_Err = components.PageHeader(components.PageHeaderProps{
 			Eyebrow:     "Dashboard",
 			Title:       "Welcome to Crier",
-			Description: "Publish, schedule and measure your content on 15 networks from one place.",
+			Description: "Write once, then publish or schedule it on 15 networks from one place.",
 			Actions:     headerActions(d),
 		}).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
@@ -96,15 +96,15 @@ func Content(d Data) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stat("stat-scheduled", "Scheduled", d.Stats.Scheduled, "Waiting for their publish time", "clock", components.ToneAccent).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stat("stat-scheduled", "Scheduled", d.Stats.Scheduled, "Posts waiting for their publish time", "clock", components.ToneAccent).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stat("stat-published", "Published", d.Stats.Published, "Live on their networks", "send", components.ToneSuccess).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stat("stat-published", "Published", d.Stats.Published, "Posts live in the last 30 days", "send", components.ToneSuccess).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = stat("stat-failed", "Failed", d.Stats.Failed, "Need your attention", "alert", components.ToneDanger).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = stat("stat-failed", "Failed", d.Stats.Failed, "Posts that failed in the last 30 days", "alert", components.ToneDanger).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
