@@ -60,3 +60,61 @@ func (q *Queries) GetOrganizationOverview(ctx context.Context, arg GetOrganizati
 	)
 	return i, err
 }
+
+const listOverviewPosts = `-- name: ListOverviewPosts :many
+(SELECT 'upcoming'::text AS list, p.id, p.title, p.post_date, p.social_account_types, p.error
+   FROM posts p JOIN teams t ON t.id = p.team_id
+  WHERE t.organization_id = $1 AND t.deleted_at IS NULL AND p.deleted_at IS NULL
+    AND p.status = 'SCHEDULED' AND p.post_date < $2
+  ORDER BY p.post_date, p.id LIMIT 5)
+UNION ALL
+(SELECT 'failed'::text AS list, p.id, p.title, p.post_date, p.social_account_types, p.error
+   FROM posts p JOIN teams t ON t.id = p.team_id
+  WHERE t.organization_id = $1 AND t.deleted_at IS NULL AND p.deleted_at IS NULL
+    AND p.status = 'ERROR' AND p.post_date >= $3
+  ORDER BY p.post_date DESC, p.id LIMIT 5)
+`
+
+type ListOverviewPostsParams struct {
+	OrganizationID string
+	Until          time.Time
+	Since          time.Time
+}
+
+type ListOverviewPostsRow struct {
+	List               string
+	ID                 string
+	Title              string
+	PostDate           time.Time
+	SocialAccountTypes []string
+	Error              *string
+}
+
+// The home page's two short lists: the next scheduled posts within a week ('upcoming'), and the
+// latest failures within the window ('failed'), five of each, in one statement.
+func (q *Queries) ListOverviewPosts(ctx context.Context, arg ListOverviewPostsParams) ([]ListOverviewPostsRow, error) {
+	rows, err := q.db.Query(ctx, listOverviewPosts, arg.OrganizationID, arg.Until, arg.Since)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListOverviewPostsRow{}
+	for rows.Next() {
+		var i ListOverviewPostsRow
+		if err := rows.Scan(
+			&i.List,
+			&i.ID,
+			&i.Title,
+			&i.PostDate,
+			&i.SocialAccountTypes,
+			&i.Error,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -25,6 +26,7 @@ func (h *Handler) home(c echo.Context) error {
 		return fmt.Errorf("web: home: %w", err)
 	}
 	d := homeData(health, ov)
+	d.Upcoming, d.Failing = homePosts(c, ov.Upcoming), homePosts(c, ov.Failing)
 	return render(c, http.StatusOK, home.Page(h.shell(c, areaHome, "Home"), d), home.Content(d))
 }
 
@@ -63,6 +65,25 @@ func homeData(health *app.Health, ov *app.Overview) home.Data {
 		d.Networks = append(d.Networks, row)
 	}
 	return d
+}
+
+// homePosts turns the overview's posts into list items, times in the viewer's zone.
+func homePosts(c echo.Context, posts []app.OverviewPost) []home.PostItem {
+	items := make([]home.PostItem, 0, len(posts))
+	for _, p := range posts {
+		it := home.PostItem{
+			ID: p.ID, Title: defaultTitle(p.Title), When: viewerMoment(c, p.PostDate),
+			DateTime: p.PostDate.UTC().Format(time.RFC3339), Href: templ.SafeURL("/posts/" + p.ID),
+		}
+		for _, n := range p.Networks {
+			it.Networks = append(it.Networks, string(n))
+		}
+		if p.Error != nil {
+			it.Error = *p.Error
+		}
+		items = append(items, it)
+	}
+	return items
 }
 
 func areaURL(id string) templ.SafeURL { return templ.SafeURL(areaByID(id).Path) }

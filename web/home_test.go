@@ -2,9 +2,12 @@ package web_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,21 +26,27 @@ func TestHomeCountsTheOrganizationsPostsAndSteps(t *testing.T) {
 		require.NoError(t, b.pool.QueryRow(ctx, `INSERT INTO teams (organization_id, created_by_id, name) VALUES ($1, $2, 'T') RETURNING id`, org, userID).Scan(&id))
 		return id
 	}
+	n := 0
 	post := func(teamID, org, status string, at time.Time, deleted bool) {
-		_, err := b.pool.Exec(ctx, `INSERT INTO posts (organization_id, team_id, title, post_date, status, social_account_types, data, deleted_at)
-			VALUES ($1, $2, 'p', $3, $4, '{DISCORD}', '{}', CASE WHEN $5 THEN now() END)`, org, teamID, at, status, deleted)
+		n++
+		_, err := b.pool.Exec(ctx, `INSERT INTO posts (organization_id, team_id, title, post_date, status, social_account_types, data, deleted_at, error)
+			VALUES ($1, $2, $6, $3, $4, '{DISCORD,MASTODON}', '{}', CASE WHEN $5 THEN now() END, CASE WHEN $4 = 'ERROR' THEN 'The network refused it' END)`,
+			org, teamID, at, status, deleted, fmt.Sprintf("%s %d", status, n))
 		require.NoError(t, err)
 	}
 	var otherOrg string
 	require.NoError(t, b.pool.QueryRow(ctx, `INSERT INTO organizations (created_by_id, name) VALUES ($1, 'Other') RETURNING id`, userID).Scan(&otherOrg))
 	mine, theirs := team(orgID), team(otherOrg)
 
-	// Before anything: zeros and nothing done.
+	// Before anything: zeros, empty lists said in words, nothing done.
 	doc := parse(t, b.get(t, "/"))
 	require.Equal(t, "0", doc.Find(`[data-testid="progress"] progress`).AttrOr("value", ""))
+	require.Equal(t, 1, doc.Find(`[data-testid="upcoming-empty"]`).Length())
+	require.Equal(t, 1, doc.Find(`[data-testid="failing-empty"]`).Length())
 
 	post(mine, orgID, "SCHEDULED", now.Add(time.Hour), false)
 	post(mine, orgID, "SCHEDULED", now.Add(48*time.Hour), false)
+	post(mine, orgID, "SCHEDULED", now.Add(9*24*time.Hour), false) // beyond the week: counted, not listed
 	post(mine, orgID, "SCHEDULED", now.Add(time.Hour), true) // deleted
 	post(mine, orgID, "POSTED", now.Add(-24*time.Hour), false)
 	post(mine, orgID, "POSTED", now.Add(-40*24*time.Hour), false) // before the window
@@ -50,9 +59,22 @@ func TestHomeCountsTheOrganizationsPostsAndSteps(t *testing.T) {
 	require.NoError(t, err)
 
 	doc = parse(t, b.get(t, "/"))
-	for id, want := range map[string]string{"stat-scheduled": "2", "stat-published": "1", "stat-failed": "1"} {
+	for id, want := range map[string]string{"stat-scheduled": "3", "stat-published": "1", "stat-failed": "1"} {
 		require.Equal(t, want, doc.Find(`[data-testid="`+id+`-value"]`).Text(), id)
 	}
+	// The week ahead, soonest first, and the failure with its error, each a link to its post.
+	var titles []string
+	doc.Find(`[data-testid="upcoming-post"]`).Each(func(_ int, s *goquery.Selection) {
+		titles = append(titles, strings.TrimSpace(s.Find(".post-brief__title").Text()))
+		require.True(t, strings.HasPrefix(s.Find("a").AttrOr("href", ""), "/posts/"))
+		require.Equal(t, 2, s.Find("[data-network-icon]").Length())
+	})
+	require.Equal(t, []string{"SCHEDULED 1", "SCHEDULED 2"}, titles)
+	failing := doc.Find(`[data-testid="failing-post"]`)
+	require.Equal(t, 1, failing.Length())
+	require.Equal(t, "ERROR 7", strings.TrimSpace(failing.Find(".post-brief__title").Text()))
+	require.Equal(t, "The network refused it", failing.Find(".post-brief__error").Text())
+
 	// A post exists; no account, upload or key of this organization yet.
 	require.Equal(t, "1", doc.Find(`[data-testid="progress"] progress`).AttrOr("value", ""))
 	require.Equal(t, 1, doc.Find(`[data-testid="step-compose"].checklist__item--done`).Length())

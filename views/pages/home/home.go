@@ -41,6 +41,17 @@ type Stats struct {
 	Failed    int
 }
 
+// PostItem is a post in one of the home page's short lists.
+type PostItem struct {
+	ID       string
+	Title    string
+	When     string // in the viewer's zone
+	DateTime string // RFC 3339, for <time>
+	Href     templ.SafeURL
+	Networks []string // wire values
+	Error    string
+}
+
 // Health is Crier's own status line.
 type Health struct {
 	Label     string
@@ -55,6 +66,8 @@ type Data struct {
 	Health     Health
 	Networks   []Network
 	Stats      Stats
+	Upcoming   []PostItem // scheduled within the week
+	Failing    []PostItem // failed within 30 days
 	ComposeURL templ.SafeURL
 	DocsURL    templ.SafeURL
 }
