@@ -47,7 +47,7 @@ func TestHomeCountsTheOrganizationsPostsAndSteps(t *testing.T) {
 	post(mine, orgID, "SCHEDULED", now.Add(time.Hour), false)
 	post(mine, orgID, "SCHEDULED", now.Add(48*time.Hour), false)
 	post(mine, orgID, "SCHEDULED", now.Add(9*24*time.Hour), false) // beyond the week: counted, not listed
-	post(mine, orgID, "SCHEDULED", now.Add(time.Hour), true) // deleted
+	post(mine, orgID, "SCHEDULED", now.Add(time.Hour), true)       // deleted
 	post(mine, orgID, "POSTED", now.Add(-24*time.Hour), false)
 	post(mine, orgID, "POSTED", now.Add(-40*24*time.Hour), false) // before the window
 	post(mine, orgID, "ERROR", now.Add(-2*time.Hour), false)
