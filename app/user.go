@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -161,43 +160,3 @@ func (s *Service) CreateOrganization(ctx context.Context, name string) (*Members
 	return &out, nil
 }
 
-// AuditLogItem is one line of the audit log.
-type AuditLogItem struct {
-	ID         string
-	ActorType  string
-	ActorName  *string
-	Action     string
-	TargetType *string
-	TargetID   *string
-	Metadata   map[string]any
-	CreatedAt  time.Time
-}
-
-// DefaultAuditLogLimit is the page size of GET /organization/audit-log.
-const DefaultAuditLogLimit = 20
-
-// AuditLog answers the organization's audit log, newest first.
-func (s *Service) AuditLog(ctx context.Context, page Page) ([]AuditLogItem, int, error) {
-	p, err := Authorize(PrincipalFrom(ctx), ActReadAuditLog)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := page.Validate(); err != nil {
-		return nil, 0, err
-	}
-	total, err := s.q.CountAuditLog(ctx, p.OrganizationID)
-	if err != nil {
-		return nil, 0, fmt.Errorf("app: audit log: %w", err)
-	}
-	rows, err := s.q.ListAuditLog(ctx, store.ListAuditLogParams{OrganizationID: p.OrganizationID, Off: int32(page.Offset), Lim: int32(page.Limit)})
-	if err != nil {
-		return nil, 0, fmt.Errorf("app: audit log: %w", err)
-	}
-	out := make([]AuditLogItem, 0, len(rows))
-	for _, r := range rows {
-		item := AuditLogItem{ID: r.ID, ActorType: r.ActorType, ActorName: r.ActorName, Action: r.Action, TargetType: r.TargetType, TargetID: r.TargetID, CreatedAt: r.CreatedAt}
-		_ = json.Unmarshal(r.Metadata, &item.Metadata)
-		out = append(out, item)
-	}
-	return out, int(total), nil
-}

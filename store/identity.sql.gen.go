@@ -28,17 +28,6 @@ func (q *Queries) CountAPIKeys(ctx context.Context, arg CountAPIKeysParams) (int
 	return count, err
 }
 
-const countAuditLog = `-- name: CountAuditLog :one
-SELECT count(*) FROM audit_log WHERE organization_id = $1
-`
-
-func (q *Queries) CountAuditLog(ctx context.Context, organizationID string) (int64, error) {
-	row := q.db.QueryRow(ctx, countAuditLog, organizationID)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
-}
-
 const createAPIKey = `-- name: CreateAPIKey :one
 INSERT INTO api_keys (organization_id, membership_id, name, prefix, secret_hash)
 VALUES ($1, $2, $3, $4, $5)
@@ -390,49 +379,6 @@ func (q *Queries) ListAPIKeys(ctx context.Context, arg ListAPIKeysParams) ([]Api
 			&i.LastUsedAt,
 			&i.CreatedAt,
 			&i.RevokedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listAuditLog = `-- name: ListAuditLog :many
-SELECT id, organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata, created_at FROM audit_log WHERE organization_id = $1
-ORDER BY created_at DESC, id DESC
-LIMIT $3 OFFSET $2
-`
-
-type ListAuditLogParams struct {
-	OrganizationID string
-	Off            int32
-	Lim            int32
-}
-
-func (q *Queries) ListAuditLog(ctx context.Context, arg ListAuditLogParams) ([]AuditLog, error) {
-	rows, err := q.db.Query(ctx, listAuditLog, arg.OrganizationID, arg.Off, arg.Lim)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []AuditLog{}
-	for rows.Next() {
-		var i AuditLog
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.ActorType,
-			&i.ActorID,
-			&i.ActorName,
-			&i.Action,
-			&i.TargetType,
-			&i.TargetID,
-			&i.Metadata,
-			&i.CreatedAt,
 		); err != nil {
 			return nil, err
 		}

@@ -15,15 +15,30 @@ import (
 	"github.com/crier/crier/views/pages/settings"
 )
 
-// auditLogShow serves GET /settings/audit-log: the log, newest first, paged, its times in the
-// viewer's timezone. htmx swaps the card alone when paging.
+// auditLogShow serves GET /settings/audit-log[?actor=&kind=&page=]: the log in sentences, newest
+// first, paged, filtered by who acted and the kind of action, its times in the viewer's timezone.
+// htmx swaps the card alone when paging or filtering.
 func (h *Handler) auditLogShow(c echo.Context) error {
 	ctx := c.Request().Context()
 	n := pageNumber(c)
-	items, total, err := h.svc.AuditLog(ctx, servicePage(n, app.DefaultAuditLogLimit))
+	actor, kind := c.QueryParam("actor"), c.QueryParam("kind")
+	filter := app.AuditLogFilter{ActorID: actor}
+	for _, k := range auditActionKinds {
+		if k.Prefix == kind {
+			filter.ActionPrefix = k.Prefix
+		}
+	}
+	if filter.ActionPrefix == "" {
+		kind = ""
+	}
+	items, total, err := h.svc.AuditLogFiltered(ctx, filter, servicePage(n, app.DefaultAuditLogLimit))
 	if app.ErrorCode(err) == app.EForbidden {
 		return h.settingsForbidden(c, settings.TabAuditLog, "Audit log", err)
 	}
+	if err != nil {
+		return err
+	}
+	actors, err := h.svc.AuditActors(ctx)
 	if err != nil {
 		return err
 	}
@@ -32,24 +47,33 @@ func (h *Handler) auditLogShow(c echo.Context) error {
 		return err
 	}
 	loc := viewerLocation(c)
-	d := settings.AuditLog{Frame: settingsFrame(c, org, settings.TabAuditLog), Timezone: zoneName(loc)}
+	d := settings.AuditLog{Frame: settingsFrame(c, org, settings.TabAuditLog), Timezone: zoneName(loc),
+		Actor: actor, Kind: kind, Filtered: actor != "" || kind != ""}
+	for _, a := range actors {
+		label := a.Name
+		if a.Type == "API_KEY" {
+			label = "API key “" + a.Name + "”"
+		}
+		d.Actors = append(d.Actors, settings.AuditOption{Value: a.ID, Label: orElse(label, "Someone")})
+	}
+	for _, k := range auditActionKinds {
+		d.Kinds = append(d.Kinds, settings.AuditOption{Value: k.Prefix, Label: k.Label})
+	}
 	for _, it := range items {
+		words := auditSentence(it)
 		d.Rows = append(d.Rows, settings.AuditItem{
 			ID:        it.ID,
 			Time:      it.CreatedAt.In(loc).Format("Jan 2, 2006, 15:04:05"),
 			DateTime:  it.CreatedAt.UTC().Format(time.RFC3339),
-			Actor:     valueOf(it.ActorName),
+			Actor:     words.Actor,
+			Did:       words.Did,
 			ActorType: it.ActorType,
 			Action:    it.Action,
-			Target:    auditTarget(it),
 			Metadata:  auditMetadata(it.Metadata),
 		})
-		if d.Rows[len(d.Rows)-1].Actor == "" {
-			d.Rows[len(d.Rows)-1].Actor = "Crier"
-		}
 	}
 	d.Pager = components.NewPager(n, app.DefaultAuditLogLimit, total, "entry/entries", "audit-log", func(p int) templ.SafeURL {
-		return withQuery(pathAuditLog, "page", strconv.Itoa(p))
+		return withQuery(pathAuditLog, "actor", actor, "kind", kind, "page", strconv.Itoa(p))
 	})
 	if hxTarget(c) == "audit-log" {
 		return render(c, http.StatusOK, settings.AuditLogCard(d), nil)
@@ -63,21 +87,6 @@ func zoneName(loc *time.Location) string {
 		return "UTC"
 	}
 	return loc.String()
-}
-
-// auditTarget is "team 1a2b3c4d": the target's kind and the start of its id.
-func auditTarget(it app.AuditLogItem) string {
-	kind, id := valueOf(it.TargetType), valueOf(it.TargetID)
-	if len(id) > 8 {
-		id = id[:8]
-	}
-	switch {
-	case kind == "":
-		return "—"
-	case id == "":
-		return kind
-	}
-	return kind + " " + id
 }
 
 // auditMetadata is an item's metadata as sorted key and value pairs, values shortened.

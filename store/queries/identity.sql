@@ -85,10 +85,3 @@ SELECT m.id, m.organization_id, m.role, o.name AS organization_name
 FROM memberships m JOIN organizations o ON o.id = m.organization_id
 WHERE m.user_id = @user_id AND m.organization_id = @organization_id AND o.deleted_at IS NULL;
 
--- name: CountAuditLog :one
-SELECT count(*) FROM audit_log WHERE organization_id = @organization_id;
-
--- name: ListAuditLog :many
-SELECT * FROM audit_log WHERE organization_id = @organization_id
-ORDER BY created_at DESC, id DESC
-LIMIT @lim OFFSET @off;

@@ -119,6 +119,18 @@ type AuditLog struct {
 	Rows     []AuditItem
 	Pager    components.Pager
 	Timezone string // the zone times are shown in
+
+	// The filters: who acted and what kind of action, with their current values.
+	Actors   []AuditOption
+	Kinds    []AuditOption
+	Actor    string
+	Kind     string
+	Filtered bool
+}
+
+// AuditOption is one choice of an audit log filter.
+type AuditOption struct {
+	Value, Label string
 }
 
 // AuditItem is one line of the audit log.
@@ -126,10 +138,10 @@ type AuditItem struct {
 	ID        string
 	Time      string // in the viewer's zone
 	DateTime  string // RFC 3339, for <time datetime>
-	Actor     string
+	Actor     string // who acted, in words ("Maya Lopez", "The API key “CI”")
+	Did       string // what they did ("created the team “Spring”")
 	ActorType string // USER, API_KEY, SYSTEM
 	Action    string // "team.created"
-	Target    string
 	Metadata  []Meta
 }
 
