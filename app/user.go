@@ -159,4 +159,3 @@ func (s *Service) CreateOrganization(ctx context.Context, name string) (*Members
 	}
 	return &out, nil
 }
-
