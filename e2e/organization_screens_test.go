@@ -114,10 +114,21 @@ func TestOrganizationPagesScreens(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, p.GetByTestId("invite-submit").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("invitations-table")).ToContainText("ada@example.com"))
-	// The only OWNER cannot demote themselves: the error shows in the row.
+	require.NoError(t, p.GetByTestId("invitation-resend").First().Click())
+	require.NoError(t, expect.Locator(p.GetByText("Invitation sent again to ada@example.com.")).ToBeVisible())
+	// A role change asks first; Cancel puts the select back.
 	_, err = p.GetByTestId("role-select").First().SelectOption(playwright.SelectOptionValues{Values: &[]string{"ADMIN"}})
 	require.NoError(t, err)
-	require.NoError(t, expect.Locator(p.GetByTestId("role-error")).ToContainText("last OWNER"))
+	require.NoError(t, expect.Locator(p.GetByTestId("confirm-dialog")).ToContainText("Admins manage API keys"))
+	b.screenshot(t, "org-members-role-confirm")
+	require.NoError(t, p.GetByTestId("confirm-dialog").GetByRole("button", playwright.LocatorGetByRoleOptions{Name: "Cancel"}).Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("confirm-dialog")).ToHaveCount(0))
+	require.NoError(t, expect.Locator(p.GetByTestId("role-select").First()).ToHaveValue("OWNER"))
+	// The only OWNER cannot demote themselves: the dialog says why.
+	_, err = p.GetByTestId("role-select").First().SelectOption(playwright.SelectOptionValues{Values: &[]string{"ADMIN"}})
+	require.NoError(t, err)
+	require.NoError(t, p.GetByTestId("confirm-submit").Click())
+	require.NoError(t, expect.Locator(p.GetByTestId("confirm-error")).ToContainText("last OWNER"))
 	b.screenshot(t, "org-members")
 
 	// API keys: the secret once, then a roll in a dialog.

@@ -106,12 +106,14 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.POST(pathDeleteOrg, h.organizationDelete, signedIn...).Name = routeOrganizationDelete
 
 	e.GET(pathMembers, h.membersShow, signedIn...).Name = routeMembers
+	e.GET(pathMember+suffixRole, h.memberRoleConfirm, signedIn...).Name = routeMemberRoleConfirm
 	e.POST(pathMember+suffixRole, h.memberRole, signedIn...).Name = routeMemberRole
 	e.GET(pathMember+suffixRemove, h.memberRemoveConfirm, signedIn...).Name = routeMemberRemoveConfirm
 	e.POST(pathMember+suffixRemove, h.memberRemove, signedIn...).Name = routeMemberRemove
 	e.POST(pathInvitations, h.invitationCreate, signedIn...).Name = routeInvitationCreate
 	e.GET(pathInvitation+suffixRevoke, h.invitationRevokeConfirm, signedIn...).Name = routeInvitationConfirm
 	e.POST(pathInvitation+suffixRevoke, h.invitationRevoke, signedIn...).Name = routeInvitationRevoke
+	e.POST(pathInvitation+suffixResend, h.invitationResend, signedIn...).Name = routeInvitationResend
 
 	e.GET(pathAPIKeys, h.apiKeysShow, signedIn...).Name = routeAPIKeys
 	e.POST(pathAPIKeys, h.apiKeyCreate, signedIn...).Name = routeAPIKeyCreate

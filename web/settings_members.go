@@ -34,53 +34,6 @@ func (h *Handler) membersShow(c echo.Context) error {
 	return h.renderMembers(c, http.StatusOK, d)
 }
 
-// memberRole serves POST /settings/members/:id/role. htmx swaps the member's row: saved, or with
-// the Service's refusal beside the select (e.g. the last OWNER cannot be demoted).
-func (h *Handler) memberRole(c echo.Context) error {
-	ctx := c.Request().Context()
-	id := c.Param("id")
-	m, err := h.svc.UpdateMemberRole(ctx, id, app.Role(c.FormValue("role")))
-	if app.ErrorCode(err) == app.ENotFound {
-		return pageError(err)
-	}
-	var f components.Form = components.NewForm(nil)
-	if err != nil && !refused(&f, err, "role") {
-		return err
-	}
-	problem := f.Message
-	if problem == "" {
-		problem = f.Error("role")
-	}
-	you := m != nil && m.UserID == principal(c).UserID
-	if err == nil && (!isHTMX(c) || you) {
-		// A change of one's own role changes what the page offers: reload it whole.
-		return flashRedirect(c, "Role of "+personName(m.FirstName, m.LastName, m.Email)+" changed to "+settings.RoleLabel(string(m.Role))+".", pathMembers)
-	}
-	if isHTMX(c) {
-		row := m
-		if row == nil {
-			var ferr error
-			if row, ferr = h.findMember(ctx, id); ferr != nil {
-				return pageError(ferr)
-			}
-		}
-		r := h.memberRow(c, *row)
-		r.Error, r.Saved = problem, err == nil
-		return render(c, http.StatusOK, settings.MemberRow(r), nil)
-	}
-	d, derr := h.membersData(c, 1)
-	if derr != nil {
-		return derr
-	}
-	for i := range d.Rows {
-		if d.Rows[i].ID == id {
-			d.Rows[i].Error = problem
-		}
-	}
-	status := refusedStatus(err)
-	return h.renderMembers(c, status, d)
-}
-
 // memberRemoveConfirm serves GET /settings/members/:id/remove.
 func (h *Handler) memberRemoveConfirm(c echo.Context) error {
 	m, err := h.findMember(c.Request().Context(), c.Param("id"))
@@ -172,6 +125,33 @@ func (h *Handler) invitationRevoke(c echo.Context) error {
 	return flashRedirect(c, msg, pathMembers)
 }
 
+// invitationResend serves POST /settings/invitations/:id/resend: a fresh link (the old one stops
+// working) valid for another 7 days, mailed again with the same role.
+func (h *Handler) invitationResend(c echo.Context) error {
+	ctx := c.Request().Context()
+	inv, err := h.findInvitation(ctx, c.Param("id"))
+	if err != nil {
+		return pageError(err)
+	}
+	if _, err := h.svc.CreateInvitation(ctx, inv.Email, inv.Role); err != nil {
+		if !refusal(err) {
+			return err
+		}
+		if isHTMX(c) {
+			return render(c, http.StatusOK, components.OOBFlash(components.Flash{Kind: components.FlashError, Text: app.ErrorMessage(err)}), nil)
+		}
+		if ferr := addFlash(c, components.FlashError, app.ErrorMessage(err)); ferr != nil {
+			return ferr
+		}
+		return redirect(c, pathMembers)
+	}
+	msg := "Invitation sent again to " + inv.Email + "."
+	if isHTMX(c) {
+		return dialogDone(c, msg, eventInvitationsChanged)
+	}
+	return flashRedirect(c, msg, pathMembers)
+}
+
 func invitationRevokeConfirmation(inv app.Invitation) components.Confirm {
 	return components.Confirm{
 		ID:     "confirm-revoke-invitation",
@@ -222,6 +202,7 @@ func (h *Handler) membersData(c echo.Context, n int) (settings.Members, error) {
 				ID: inv.ID, Email: inv.Email, Role: string(inv.Role),
 				Sent: viewerDay(c, inv.CreatedAt), Expires: viewerMoment(c, inv.ExpiresAt), Expired: !inv.ExpiresAt.After(now),
 				Revoke: idURL(pathInvitations, inv.ID, suffixRevoke),
+				Resend: idURL(pathInvitations, inv.ID, suffixResend),
 			})
 		}
 	}

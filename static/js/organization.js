@@ -24,6 +24,8 @@
       d.dataset.opened = "1";
       d.addEventListener("close", function () {
         d.remove();
+        // Cancelled: a form that asked for this confirmation shows its saved values again.
+        if (lastTrigger && lastTrigger.hasAttribute("data-reset-on-cancel")) lastTrigger.reset();
         restoreFocus();
       });
       if (typeof d.showModal === "function") d.showModal();
@@ -35,7 +37,9 @@
 
   function restoreFocus() {
     if (lastTrigger && document.contains(lastTrigger)) {
-      lastTrigger.focus();
+      // A form that opened the dialog (a role select) gets the focus back on its control.
+      var control = lastTrigger.tagName === "FORM" ? lastTrigger.querySelector("select, input, button") : null;
+      (control || lastTrigger).focus();
     } else {
       var main = document.getElementById("main");
       if (main) main.focus();
@@ -56,6 +60,13 @@
     }
     var copy = t.closest("[data-copy]");
     if (copy) copySecret(copy);
+  });
+
+  // A select that asks for a confirmation on change (keyboard or mouse) opened the dialog.
+  document.addEventListener("change", function (ev) {
+    var t = ev.target instanceof Element ? ev.target : null;
+    var opener = t && t.closest("[hx-target='#org-dialog']");
+    if (opener && !opener.closest("dialog")) lastTrigger = opener;
   });
 
   // An answer that empties the dialog slot (the action is done) removes the open dialog: give the

@@ -16,6 +16,12 @@ type Confirm struct {
 	Cancel templ.SafeURL // where the full page's Cancel goes
 	Error  string        // the Service refused (e.g. the last OWNER)
 	Icon   string        // default "alert"
+	Fields []Hidden      // hidden fields the confirmed form posts (e.g. the role chosen)
+}
+
+// Hidden is a hidden form field.
+type Hidden struct {
+	Name, Value string
 }
 
 func (c Confirm) icon() string {

@@ -82,6 +82,7 @@ type Invitation struct {
 	Expires string
 	Expired bool
 	Revoke  templ.SafeURL // the confirmation
+	Resend  templ.SafeURL // POST: a fresh link mailed again
 }
 
 // APIKeys is the API keys page.
