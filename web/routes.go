@@ -128,6 +128,9 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.GET(pathTeamAccounts, h.accountsShow, signedIn...).Name = routeTeamAccounts
 	e.POST(pathTeamAccounts+suffixConnect, h.accountConnect, signedIn...).Name = routeTeamAccountConnect
 	e.POST(pathTeamAccounts+suffixPortalLink, h.portalLinkCreate, signedIn...).Name = routeTeamPortalLink
+	e.GET(pathTeamPortalLinks, h.portalLinksShow, signedIn...).Name = routeTeamPortalLinks
+	e.GET(pathTeamPortalLinkEnd, h.portalLinkEndConfirm, signedIn...).Name = routeTeamPortalLinkEndAsk
+	e.POST(pathTeamPortalLinkEnd, h.portalLinkEnd, signedIn...).Name = routeTeamPortalLinkEnd
 	e.POST(pathTeamAccount+suffixChannel, h.accountSetChannel, signedIn...).Name = routeTeamAccountChannel
 	e.POST(pathTeamAccount+suffixChannelUnset, h.accountUnsetChannel, signedIn...).Name = routeTeamAccountUnset
 	e.POST(pathTeamAccount+suffixChannelsRefresh, h.accountRefreshChannels, signedIn...).Name = routeTeamAccountRefresh

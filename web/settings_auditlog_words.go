@@ -205,6 +205,8 @@ func auditSentence(it app.AuditLogItem) auditWords {
 		did = "turned off messages for " + account()
 	case "social-account.portal-link-created":
 		did = "created a portal link for " + named("team")
+	case "social-account.portal-link-ended":
+		did = "ended a portal link of " + named("team")
 	default:
 		did = "did “" + it.Action + "”"
 		if it.TargetName != "" {

@@ -69,7 +69,10 @@ func (h *Handler) accountsShow(c echo.Context) error {
 	if err != nil {
 		return pageError(err)
 	}
-	d := h.accountsData(c, t)
+	d, err := h.accountsData(c, t)
+	if err != nil {
+		return err
+	}
 	if hxTarget(c) == "accounts-body" {
 		return render(c, http.StatusOK, teams.AccountsBody(d), nil)
 	}
@@ -141,7 +144,10 @@ func (h *Handler) accountConnect(c echo.Context) error {
 		} else if !refused(&form, err, "serverUrl") {
 			return err
 		}
-		d := h.accountsData(c, t)
+		d, err := h.accountsData(c, t)
+		if err != nil {
+			return err
+		}
 		for i := range d.Available {
 			if d.Available[i].Type == string(n) {
 				d.Available[i].Form = form
@@ -269,7 +275,10 @@ func (h *Handler) changeAccount(c echo.Context, channel bool, change func(teamID
 	if err != nil {
 		return pageError(err)
 	}
-	d := h.accountsData(c, t)
+	d, err := h.accountsData(c, t)
+	if err != nil {
+		return err
+	}
 	for _, r := range d.Connected {
 		if r.Type == string(n) {
 			switch {
@@ -371,16 +380,21 @@ func (h *Handler) portalLinkCreate(c echo.Context) error {
 		form.Values["expiresIn"] = defaultPortalLifetime
 	}
 	p.ExpiresIn = &minutes
-	u, err := h.svc.CreatePortalLink(ctx, p)
-	if err != nil && !refused(&form, err, "redirectUrl", "expiresIn", "socialAccountTypes") {
-		return err
+	u, createErr := h.svc.CreatePortalLink(ctx, p)
+	if createErr != nil && !refused(&form, createErr, "redirectUrl", "expiresIn", "socialAccountTypes") {
+		return createErr
 	}
 	if form.Errors["socialAccountTypes"] != "" {
 		form.Errors["socialAccountTypes"] = "Choose at least one network"
 	}
-	d := h.accountsData(c, t)
+	d, err := h.accountsData(c, t)
+	if err != nil {
+		return err
+	}
+	links := d.Portal.Links
 	d.Portal = portalForm(t.ID, form, chosen)
-	if err == nil {
+	d.Portal.Links = links
+	if createErr == nil {
 		c.Response().Header().Set("Cache-Control", "no-store") // the page holds the link
 		d.Portal.URL = u
 		d.Portal.Expires = viewerMoment(c, time.Now().Add(time.Duration(minutes)*time.Minute))
@@ -392,7 +406,7 @@ func (h *Handler) portalLinkCreate(c echo.Context) error {
 }
 
 // accountsData builds the page from the team and its accounts.
-func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts {
+func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) (teams.Accounts, error) {
 	d := teams.Accounts{
 		TeamID:    t.ID,
 		TeamName:  t.Name,
@@ -420,7 +434,13 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) teams.Accounts
 		r.Account = h.accountView(c, t.ID, a, info)
 		d.Connected = append(d.Connected, r)
 	}
-	return d
+	if d.CanManage {
+		var err error
+		if d.Portal.Links, err = h.portalLinks(c, t.ID); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
 }
 
 func (h *Handler) accountView(c echo.Context, teamID string, a app.SocialAccount, info app.NetworkInfo) *teams.AccountView {

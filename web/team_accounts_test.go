@@ -364,6 +364,44 @@ func TestPortalLinkCreation(t *testing.T) {
 	require.Contains(t, parse(t, rec).Find(`[data-testid="portal-url"]`).AttrOr("value", ""), "/portal/")
 }
 
+// A team's open portal links are listed under the form; ending one (after a confirmation) stops it
+// at once and the list reloads; an ended link is no longer listed and cannot be ended twice.
+func TestPortalLinksListedAndEnded(t *testing.T) {
+	t.Parallel()
+	b := setupAccounts(t)
+	team := b.createTeam(t, "Acme Coffee")
+	doc := parse(t, b.get(t, "/teams/"+team.ID+"/accounts"))
+	require.Equal(t, 1, doc.Find(`[data-testid="portal-links-empty"]`).Length())
+
+	rec := b.post(t, "/teams/"+team.ID+"/accounts/portal-link", url.Values{"socialAccountTypes": {"INSTAGRAM", "TIKTOK"}, "expiresIn": {"60"}}, hx("portal-link")...)
+	require.Equal(t, http.StatusOK, rec.Code)
+	doc = parse(t, rec)
+	token := strings.TrimPrefix(doc.Find(`[data-testid="portal-url"]`).AttrOr("value", ""), "http://crier.test/portal/")
+	rows := doc.Find(`[data-testid="portal-link-row"]`)
+	require.Equal(t, 1, rows.Length())
+	require.Contains(t, rows.Text(), "Instagram, TikTok")
+	id := rows.AttrOr("data-link-id", "")
+
+	// The list alone, as htmx reloads it.
+	rec = b.get(t, "/teams/"+team.ID+"/accounts/portal-links", hx("portal-links")...)
+	require.Equal(t, 1, parse(t, rec).Find(`[data-testid="portal-link-row"]`).Length())
+
+	end := "/teams/" + team.ID + "/accounts/portal-links/" + id + "/end"
+	doc = parse(t, b.get(t, end, hx("org-dialog")...))
+	require.Equal(t, "End this portal link?", doc.Find("dialog h2").Text())
+	_, err := b.svc.Portal(context.Background(), token)
+	require.NoError(t, err) // not yet
+
+	rec = b.post(t, end, nil, hx("org-dialog")...)
+	require.Equal(t, http.StatusOK, rec.Code)
+	require.Contains(t, hxTrigger(t, rec), "portalLinksChanged")
+	_, err = b.svc.Portal(context.Background(), token)
+	require.Equal(t, app.ENotFound, app.ErrorCode(err))
+	doc = parse(t, b.get(t, "/teams/"+team.ID+"/accounts/portal-links", hx("portal-links")...))
+	require.Equal(t, 0, doc.Find(`[data-testid="portal-link-row"]`).Length())
+	require.Equal(t, http.StatusNotFound, b.post(t, end, nil).Code)
+}
+
 func TestAccountsPagesTenantIsolation(t *testing.T) {
 	t.Parallel()
 	a := setupAccounts(t)
@@ -391,11 +429,20 @@ func TestAccountsPagesTenantIsolation(t *testing.T) {
 	bAcct, err := a.svc.SocialAccountByType(bctx, bTeam.ID, app.Facebook)
 	require.NoError(t, err)
 
+	_, err = a.svc.CreatePortalLink(bctx, app.PortalLinkParams{TeamID: bTeam.ID, Types: []app.Network{app.TikTok}})
+	require.NoError(t, err)
+	bLinks, err := a.svc.ListPortalLinks(bctx, bTeam.ID)
+	require.NoError(t, err)
+	bLink := bLinks[0].ID
+
 	base := "/teams/" + bTeam.ID + "/accounts"
 	for _, tc := range []struct{ method, path string }{
 		{http.MethodGet, base},
 		{http.MethodPost, base + "/connect"},
 		{http.MethodPost, base + "/portal-link"},
+		{http.MethodGet, base + "/portal-links"},
+		{http.MethodGet, base + "/portal-links/" + bLink + "/end"},
+		{http.MethodPost, base + "/portal-links/" + bLink + "/end"},
 		{http.MethodPost, base + "/facebook/channel"},
 		{http.MethodPost, base + "/facebook/channel/unset"},
 		{http.MethodPost, base + "/facebook/channels/refresh"},
@@ -414,6 +461,13 @@ func TestAccountsPagesTenantIsolation(t *testing.T) {
 		require.NotContains(t, rec.Body.String(), "Bob", tc.path)
 		require.NotContains(t, rec.Body.String(), "Sandbox bob", tc.path)
 	}
+
+	// B's portal link still works.
+	bLinks, err = a.svc.ListPortalLinks(bctx, bTeam.ID)
+	require.NoError(t, err)
+	require.Len(t, bLinks, 1)
+	// Nor can A end it through A's own team's address.
+	require.Equal(t, http.StatusNotFound, a.post(t, "/teams/"+mine.ID+"/accounts/portal-links/"+bLink+"/end", nil).Code)
 
 	// B's account is untouched, and A's page shows nothing of B.
 	got, err := a.svc.SocialAccountByType(bctx, bTeam.ID, app.Facebook)

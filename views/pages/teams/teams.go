@@ -172,6 +172,23 @@ type PortalForm struct {
 	Lifetimes []Lifetime
 	URL       string // the link just made
 	Expires   string // when it expires, in the viewer's timezone
+	Links     PortalLinks
+}
+
+// PortalLinks are the team's open portal links; the list reloads itself after one ends.
+type PortalLinks struct {
+	Self templ.SafeURL
+	Rows []PortalLinkRow
+}
+
+// PortalLinkRow is an open portal link: its networks and times, and a way to end it.
+type PortalLinkRow struct {
+	ID       string
+	Networks []string // wire values
+	Names    string   // "Instagram, TikTok"
+	Created  string
+	Expires  string
+	End      templ.SafeURL // the confirmation
 }
 
 // PortalNetwork is one network's checkbox in the portal form.
