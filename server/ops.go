@@ -30,6 +30,11 @@ const (
 	opsShutdown = 5 * time.Second      // the metrics listener's shutdown budget
 )
 
+// adminCSP is CSP with inline styles allowed: River UI's React components and pprof's index set
+// style attributes and elements (CSP violations in Chromium); scripts stay same-origin, without
+// eval (River UI's zod probes for it once and falls back; e2e/admin_test.go).
+const adminCSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+
 // newMetrics builds the metrics when METRICS_ADDR is set (else nil: no collectors, no middleware).
 func (s *Server) newMetrics() {
 	if s.Config.MetricsAddr == "" {
@@ -51,7 +56,12 @@ func (s *Server) mountOps(e *echo.Echo, w *web.Handler) error {
 	if len(s.Config.AdminEmails) == 0 {
 		return nil
 	}
-	admin := w.AdminOnly(s.Config.AdminEmails)
+	admin := append(w.AdminOnly(s.Config.AdminEmails), func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Response().Header().Set("Content-Security-Policy", adminCSP)
+			return next(c)
+		}
+	})
 	client := s.River
 	if client == nil {
 		client = s.inserter // --no-workers: River UI reads and acts through the database alike

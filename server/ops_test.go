@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crier/crier/server"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -148,12 +149,15 @@ func TestAdminPages(t *testing.T) {
 	for _, path := range pages {
 		res, _ := do(t, http.MethodGet, srv.URL+path, "", "Cookie", other)
 		require.Equal(t, http.StatusNotFound, res.StatusCode, path)
+		require.Equal(t, server.CSP, res.Header.Get("Content-Security-Policy"), path)
 	}
 
 	res, b := do(t, http.MethodGet, srv.URL+"/admin/river", "", "Cookie", admin)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, string(b), "<title>River</title>")
 	require.Contains(t, string(b), `/admin/river/assets/`)
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "style-src 'self' 'unsafe-inline'", "River UI sets inline styles")
+	require.NotContains(t, res.Header.Get("Content-Security-Policy"), "unsafe-eval")
 	res, b = do(t, http.MethodGet, srv.URL+"/admin/river/api/states", "", "Cookie", admin)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"available"`)
