@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // freeAddr is a loopback address nothing listens on (yet).
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -191,5 +192,20 @@ func TestPprofOffByDefault(t *testing.T) {
 	for _, path := range []string{"/admin/debug/pprof/", "/admin/debug/pprof/heap"} {
 		res, _ := do(t, http.MethodGet, srv.URL+path, "", "Cookie", admin)
 		require.Equal(t, http.StatusNotFound, res.StatusCode, path)
+	}
+}
+
+// BenchmarkHealthWithMetrics is BenchmarkHealth (bench_test.go) with METRICS_ADDR set: run both to
+// see the metrics middleware's cost side by side (allocations per request are the steady measure).
+func BenchmarkHealthWithMetrics(b *testing.B) {
+	srv := servertest.Start(b, servertest.Options{NoWorkers: true, Env: map[string]string{"METRICS_ADDR": freeAddr(b)}})
+	require.NotNil(b, srv.Metrics)
+	b.ReportAllocs()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		srv.Echo.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1", nil))
+		if rec.Code != http.StatusOK {
+			b.Fatal(rec.Code, rec.Body.String())
+		}
 	}
 }
