@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
 )
 
@@ -125,7 +126,20 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	ch <- prometheus.MustNewConstMetric(queueUp, prometheus.GaugeValue, 1)
+	// Crier's queues report every state, zeros included, so an emptied queue reads 0, not "no data".
+	counts := map[[2]string]int64{}
+	for _, q := range []string{app.QueueDefault, app.QueuePublish, app.QueueImports, app.QueueWebhooks} {
+		for _, st := range queueStates {
+			counts[[2]string{q, st}] = 0
+		}
+	}
 	for _, d := range depths {
-		ch <- prometheus.MustNewConstMetric(queueJobs, prometheus.GaugeValue, float64(d.Jobs), d.Queue, d.State)
+		counts[[2]string{d.Queue, d.State}] = d.Jobs
+	}
+	for k, n := range counts {
+		ch <- prometheus.MustNewConstMetric(queueJobs, prometheus.GaugeValue, float64(n), k[0], k[1])
 	}
 }
+
+// queueStates are the unfinished states store.QueueDepths counts.
+var queueStates = []string{"available", "pending", "retryable", "running", "scheduled"}

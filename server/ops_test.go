@@ -115,6 +115,7 @@ func TestMetrics(t *testing.T) {
 		`crier_db_pool_connections{state="max"}`,
 		`crier_db_pool_acquires_total`,
 		`crier_river_queue_scrape_ok 1`,
+		`crier_river_queue_jobs{queue="publish",state="available"} 0`, // done: zero, not missing
 		`go_goroutines`,
 	} {
 		require.Contains(t, text, want)
