@@ -14,7 +14,7 @@ help:
 	@echo "make test             the whole suite: unit, integration (PostgreSQL, River) and e2e (Chromium)"
 	@echo "make bench            benchmarks"
 	@echo "make generate         regenerate templ, sqlc and the API server from their sources"
-	@echo "make check-generated  fail if committed generated code is stale"
+	@echo "make check-generated  fail if committed generated code is stale or go.mod is not tidy"
 	@echo "make lint             gofmt and go vet"
 
 build:
@@ -53,6 +53,7 @@ generate: $(SQLC)
 	go generate ./api/...
 
 check-generated: generate
+	@go mod tidy -diff >/dev/null || { echo "go.mod/go.sum are not tidy; run go mod tidy and commit:"; go mod tidy -diff; exit 1; }
 	@if [ -n "$$(git status --porcelain -- '*.go' api store views)" ]; then \
 		echo "Generated code is stale; run make generate and commit:"; git status --porcelain -- '*.go' api store views; exit 1; fi
 

@@ -23,6 +23,7 @@ type Deps struct {
 	Mailer   Mailer          // delivers the outbox's mail (mail.SMTP), or OutboxOnly
 	Storage  storage.Storage // holds the uploads' bytes (storage.Open)
 	Networks Adapters        // each network's adapter (network.Adapters)
+	Observer Observer        // hears settled outcomes (observe.Metrics); nil: NoObserver
 }
 
 // Options are the Service's settings, from the configuration; zero values take the defaults.
@@ -54,6 +55,7 @@ type Service struct {
 	log      *slog.Logger
 	opts     Options
 	now      func() time.Time
+	obs      Observer
 
 	publishLease time.Duration
 }
@@ -78,7 +80,10 @@ func New(deps Deps, opts Options) (*Service, error) {
 	if opts.PublishLease <= 0 {
 		opts.PublishLease = DefaultPublishLease
 	}
-	return &Service{db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
+	if deps.Observer == nil {
+		deps.Observer = NoObserver{}
+	}
+	return &Service{obs: deps.Observer, db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
 		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease}, nil
 }
 
@@ -108,9 +113,10 @@ type Core struct {
 	Log          *slog.Logger
 	Now          func() time.Time
 	PublishLease time.Duration
+	Observer     Observer
 }
 
 // Core answers the Service's core, for the capability packages' constructors.
 func (s *Service) Core() Core {
-	return Core{DB: s.db, Queries: s.q, Jobs: s.jobs, Storage: s.uploads.st, Log: s.log, Now: s.now, PublishLease: s.publishLease}
+	return Core{DB: s.db, Queries: s.q, Jobs: s.jobs, Storage: s.uploads.st, Log: s.log, Now: s.now, PublishLease: s.publishLease, Observer: s.obs}
 }

@@ -198,6 +198,7 @@ func (s *Service) attemptNow(ctx context.Context, wh store.Webhook, d store.Webh
 
 // recordAttempt stores an attempt's outcome and the webhook's failure streak together.
 func (s *Service) recordAttempt(ctx context.Context, webhookID string, rec store.RecordDeliveryAttemptParams, ok bool) error {
+	defer s.obs.WebhookAttempted(rec.Status, time.Duration(rec.DurationMs.Int32)*time.Millisecond)
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		if _, err := q.RecordDeliveryAttempt(ctx, rec); err != nil {

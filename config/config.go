@@ -49,6 +49,16 @@ type Config struct {
 	UploadMaxDocumentMB int
 	UploadPartSizeMB    int
 	UploadRetentionDays int
+
+	// Operations (README "Operating Crier"). MetricsAddr serves /metrics on a listener of its own
+	// (METRICS_ADDR; empty: no metrics), behind MetricsToken when set (METRICS_TOKEN, a bearer token;
+	// required unless the address is loopback). AdminEmails are the instance administrators
+	// (CRIER_ADMIN_EMAILS, comma-separated, lower-cased): signed in with one of these verified
+	// emails, a user sees the River UI and, with Pprof (CRIER_PPROF=1), the profiler.
+	MetricsAddr  string
+	MetricsToken string
+	AdminEmails  []string
+	Pprof        bool
 }
 
 // Production reports whether Crier runs in production mode (no dev pages, https required for webhooks).
@@ -97,7 +107,7 @@ func Load(getenv Getenv) (Config, error) {
 	for _, b := range []struct {
 		name string
 		dst  *bool
-	}{{"SANDBOX", &c.Sandbox}, {"ALLOW_PRIVATE_URLS", &c.AllowPrivateURLs}} {
+	}{{"SANDBOX", &c.Sandbox}, {"ALLOW_PRIVATE_URLS", &c.AllowPrivateURLs}, {"CRIER_PPROF", &c.Pprof}} {
 		v, err := parseBool(getenv(b.name))
 		if err != nil {
 			fail(b.name, "%v", err)
@@ -155,6 +165,24 @@ func Load(getenv Getenv) (Config, error) {
 				continue
 			}
 			*n.dst = i
+		}
+	}
+
+	c.MetricsAddr, c.MetricsToken = strings.TrimSpace(getenv("METRICS_ADDR")), getenv("METRICS_TOKEN")
+	if c.MetricsAddr != "" {
+		if h, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			fail("METRICS_ADDR", "must be host:port (e.g. 127.0.0.1:9090), got %q", c.MetricsAddr)
+		} else if ip := net.ParseIP(h); (ip == nil || !ip.IsLoopback()) && h != "localhost" && len(c.MetricsToken) < 16 {
+			// Metrics name routes and volumes: never served to the world without a token.
+			fail("METRICS_TOKEN", "must be at least 16 characters when METRICS_ADDR (%q) is not a loopback address", c.MetricsAddr)
+		}
+	}
+	for _, e := range strings.Split(getenv("CRIER_ADMIN_EMAILS"), ",") {
+		if e = strings.ToLower(strings.TrimSpace(e)); e != "" {
+			if !strings.Contains(e, "@") {
+				fail("CRIER_ADMIN_EMAILS", "must be comma-separated email addresses, got %q", e)
+			}
+			c.AdminEmails = append(c.AdminEmails, e)
 		}
 	}
 

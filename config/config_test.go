@@ -105,3 +105,29 @@ func TestUploadLimits(t *testing.T) {
 	_, err = config.Load(env(t, map[string]string{"UPLOAD_PART_SIZE_MB": "1"}))
 	require.ErrorContains(t, err, "UPLOAD_PART_SIZE_MB")
 }
+
+// Operations are off by default; metrics beyond loopback need a token; admins are lower-cased.
+func TestOperations(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{}))
+	require.NoError(t, err)
+	require.Empty(t, c.MetricsAddr)
+	require.Empty(t, c.AdminEmails)
+	require.False(t, c.Pprof)
+
+	c, err = config.Load(env(t, map[string]string{"METRICS_ADDR": "127.0.0.1:9090", "CRIER_PPROF": "1",
+		"CRIER_ADMIN_EMAILS": " Ops@Example.com, ,root@example.com"}))
+	require.NoError(t, err)
+	require.Equal(t, "127.0.0.1:9090", c.MetricsAddr)
+	require.True(t, c.Pprof)
+	require.Equal(t, []string{"ops@example.com", "root@example.com"}, c.AdminEmails)
+
+	_, err = config.Load(env(t, map[string]string{"METRICS_ADDR": ":9090"}))
+	require.ErrorContains(t, err, "METRICS_TOKEN:")
+	_, err = config.Load(env(t, map[string]string{"METRICS_ADDR": ":9090", "METRICS_TOKEN": "0123456789abcdef"}))
+	require.NoError(t, err)
+	_, err = config.Load(env(t, map[string]string{"METRICS_ADDR": "9090", "CRIER_ADMIN_EMAILS": "root", "CRIER_PPROF": "maybe"}))
+	for _, name := range []string{"METRICS_ADDR", "CRIER_ADMIN_EMAILS", "CRIER_PPROF"} {
+		require.ErrorContains(t, err, name+":")
+	}
+}

@@ -28,8 +28,8 @@ type bundle struct {
 	page playwright.Page
 }
 
-// setup starts a server and a browser page for one journey.
-func setup(t *testing.T) *bundle {
+// setup starts a server (with opts, e.g. its environment) and a browser page for one journey.
+func setup(t *testing.T, opts ...servertest.Options) *bundle {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("e2e journeys are skipped with -short")
@@ -44,7 +44,7 @@ func setup(t *testing.T) *bundle {
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		t.Fatalf("Chromium is missing at %s: run `make e2e-deps`", ChromiumPath)
 	}
-	srv := servertest.Start(t)
+	srv := servertest.Start(t, opts...)
 	pw, err := playwright.Run(&playwright.RunOptions{DriverDirectory: driver, SkipInstallBrowsers: true, Verbose: false})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = pw.Stop() })

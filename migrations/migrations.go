@@ -76,3 +76,10 @@ func Fingerprint() string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
+
+// Latest is the version a fully migrated database is at: tern numbers migrations 1…n, so the
+// number of embedded files (readiness compares it with schema_version).
+func Latest() int {
+	names, _ := fs.Glob(files, "*.sql")
+	return len(names)
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"github.com/riverqueue/river"
+	"riverqueue.com/riverui"
 
 	"github.com/crier/crier/api"
 	"github.com/crier/crier/app"
@@ -30,6 +31,7 @@ import (
 	"github.com/crier/crier/migrations"
 	"github.com/crier/crier/network"
 	"github.com/crier/crier/network/sandbox"
+	"github.com/crier/crier/observe"
 	"github.com/crier/crier/session"
 	"github.com/crier/crier/storage"
 	"github.com/crier/crier/store"
@@ -73,9 +75,13 @@ type Server struct {
 	Pool  *pgxpool.Pool
 	// Sandbox is the simulated networks mounted under /sandbox/ (SANDBOX=1), else nil.
 	Sandbox *sandbox.Sandbox
-	log     *slog.Logger
-	ownPool bool
-	working bool
+	// Metrics are the Prometheus collectors (METRICS_ADDR set), else nil; ops.go wires them.
+	Metrics  *observe.Metrics
+	riverUI  *riverui.Handler      // CRIER_ADMIN_EMAILS set, else nil
+	inserter *river.Client[pgx.Tx] // the Service's insert-only River client
+	log      *slog.Logger
+	ownPool  bool
+	working  bool
 }
 
 // New connects, migrates and builds everything; it starts nothing.
@@ -96,6 +102,7 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
+	s.newMetrics()
 	if err := s.build(ctx, opts); err != nil {
 		s.Close()
 		return nil, err
@@ -104,7 +111,10 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Sandbox = sandbox.New()
 	}
 	if opts.HTTP {
-		e, err := newEcho(cfg, s.Service, s.Publishing, s.Sandbox, log)
+		e, w, err := newEcho(cfg, s.Service, s.Publishing, s.Sandbox, log)
+		if err == nil {
+			err = s.mountOps(e, w)
+		}
 		if err != nil {
 			s.Close()
 			return nil, err
@@ -118,6 +128,11 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 // ends, then shuts down gracefully: stop taking requests, let in-flight ones and running jobs finish
 // within their budgets, cancel what remains.
 func (s *Server) Run(ctx context.Context, ln net.Listener) error {
+	stopOps, err := s.startOps(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopOps()
 	errc := make(chan error, 1)
 	var srv *http.Server
 	if s.Echo != nil {
@@ -169,7 +184,7 @@ func (s *Server) Close() {
 	}
 }
 
-func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, error) {
+func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *sandbox.Sandbox, log *slog.Logger) (*echo.Echo, *web.Handler, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
@@ -193,7 +208,7 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 	e.HTTPErrorHandler = errorHandler(log)
 
 	if err := api.Register(e, svc, pub, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {
 		e.Any(storage.FilesPrefix+"*", echo.WrapHandler(disk)) // the disk backend's signed URLs
@@ -206,8 +221,9 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 		e.Any("/sandbox/*", sb)
 		deps.Sandbox = SandboxInspector(sim)
 	}
-	web.New(deps).Register(e)
-	return e, nil
+	w := web.New(deps)
+	w.Register(e)
+	return e, w, nil
 }
 
 // build makes the Service over its dependencies, then the River client that works the queues over
@@ -218,6 +234,7 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	s.inserter = inserter
 	mailer := app.OutboxOnly // without SMTP_URL mail stays in the outbox (the dev mailbox reads it)
 	if cfg.SMTPURL != "" {
 		smtp, err := mail.New(cfg.SMTPURL, mail.Options{BaseURL: cfg.BaseURL})
@@ -233,6 +250,9 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 	}
 	deps := app.Deps{DB: s.Pool, Log: s.log, Jobs: inserter, Mailer: mailer, Storage: st,
 		Networks: network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs})}
+	if s.Metrics != nil {
+		deps.Observer = s.Metrics // (a nil *Metrics in the interface would not be a nil Observer)
+	}
 	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, Secret: cfg.Secret,
 		Uploads:  uploadOptions(cfg),
 		Webhooks: app.WebhookOptions{AllowPrivateURLs: cfg.AllowPrivateURLs, RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter},

@@ -21,35 +21,46 @@ const viewerKey = "crier.viewer"
 // the shell). Anyone else goes to the sign-in page, which brings them back afterwards.
 func (h *Handler) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		sess, err := echosession.Get(SessionCookie, c)
-		if err != nil && sess == nil {
+		ok, err := h.authenticate(c)
+		if err != nil {
 			return err
 		}
-		d, ok := session.Get(sess)
 		if !ok {
 			return h.toSignIn(c)
 		}
-		ctx := c.Request().Context()
-		p, err := h.svc.AuthenticateSession(ctx, d.UserID, d.OrganizationID, d.Generation)
-		if app.ErrorCode(err) == app.EUnauthorized {
-			session.Clear(sess)
-			if err := sess.Save(c.Request(), c.Response()); err != nil {
-				return err
-			}
-			return h.toSignIn(c)
-		}
-		if err != nil {
-			return err
-		}
-		ctx = app.WithPrincipal(ctx, p)
-		c.SetRequest(c.Request().WithContext(ctx))
-		v, err := h.svc.CurrentSession(ctx)
-		if err != nil {
-			return err
-		}
-		c.Set(viewerKey, v)
 		return next(c)
 	}
+}
+
+// authenticate reads the session cookie: signed in, it leaves the Principal in the request context
+// and the Session in the echo context and answers true; signed out (or a session ended elsewhere,
+// whose cookie it clears), false.
+func (h *Handler) authenticate(c echo.Context) (bool, error) {
+	sess, err := echosession.Get(SessionCookie, c)
+	if err != nil && sess == nil {
+		return false, err
+	}
+	d, ok := session.Get(sess)
+	if !ok {
+		return false, nil
+	}
+	ctx := c.Request().Context()
+	p, err := h.svc.AuthenticateSession(ctx, d.UserID, d.OrganizationID, d.Generation)
+	if app.ErrorCode(err) == app.EUnauthorized {
+		session.Clear(sess)
+		return false, sess.Save(c.Request(), c.Response())
+	}
+	if err != nil {
+		return false, err
+	}
+	ctx = app.WithPrincipal(ctx, p)
+	c.SetRequest(c.Request().WithContext(ctx))
+	v, err := h.svc.CurrentSession(ctx)
+	if err != nil {
+		return false, err
+	}
+	c.Set(viewerKey, v)
+	return true, nil
 }
 
 // viewer is the signed-in user's session (nil outside requireUser).

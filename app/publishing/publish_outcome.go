@@ -164,6 +164,7 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 	if err := s.settleOwner(ctx, tx, t, owner, targets); err != nil {
 		return err
 	}
+	at.settled = app.PostStatus(t.Status)
 	return complete(ctx, tx)
 }
 

@@ -44,6 +44,7 @@ type attempt struct {
 	target    store.PublishTarget
 	reconcile bool
 	startedAt time.Time
+	settled   app.PostStatus // the target's status once the outcome is recorded (for the Observer)
 }
 
 var finalTargetStatuses = map[app.PostStatus]bool{app.PostPosted: true, app.PostError: true, app.PostDeleted: true}
@@ -101,6 +102,7 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		return err
 	}
 
+	began := time.Now() // wall time for the Observer (s.now may be a test's frozen clock)
 	pub, callErr := s.callNetwork(ctx, at)
 	if ctx.Err() != nil {
 		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
@@ -119,6 +121,7 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		s.abandonAttempt(ctx, targetID, at.startedAt)
 		return err
 	}
+	s.obs.PublishSettled(app.Network(at.target.Network), at.settled, time.Since(began))
 	if orphan != nil {
 		// The post (or comment) was deleted while this target was being published: now that the
 		// network's copy is recorded, delete it there too.

@@ -6,6 +6,7 @@
 package publishing
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -40,6 +41,7 @@ type Service struct {
 	storage      storage.Storage
 	now          func() time.Time
 	publishLease time.Duration
+	obs          app.Observer
 }
 
 // New builds the publishing service over app's core and its accounts (an *app.Service); it fails
@@ -50,7 +52,7 @@ func New(core app.Core, accounts Accounts) (*Service, error) {
 		return nil, errors.New("publishing: New needs app's core (DB, Queries, Jobs, Storage, Now) and its Service")
 	}
 	return &Service{accounts: accounts, db: core.DB, q: core.Queries, jobs: core.Jobs, storage: core.Storage,
-		now: core.Now, publishLease: core.PublishLease}, nil
+		now: core.Now, publishLease: core.PublishLease, obs: cmp.Or[app.Observer](core.Observer, app.NoObserver{})}, nil
 }
 
 // ptr is a pointer to a copy of v.
