@@ -32,6 +32,7 @@ var statusByCode = map[app.Code]int{
 	app.EInternal:       http.StatusInternalServerError,
 	app.ENotImplemented: http.StatusNotImplemented,
 	app.ENetwork:        http.StatusBadGateway,
+	app.EUnavailable:    http.StatusServiceUnavailable,
 }
 
 var codeByStatus = map[int]app.Code{
@@ -43,6 +44,7 @@ var codeByStatus = map[int]app.Code{
 	http.StatusConflict:              app.EConflict,
 	http.StatusRequestEntityTooLarge: app.EInvalid,
 	http.StatusTooManyRequests:       app.ERateLimited,
+	http.StatusServiceUnavailable:    app.EUnavailable,
 }
 
 // Body turns any error into the status and body the API answers. Errors that are not *app.Error

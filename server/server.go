@@ -121,7 +121,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	var srv *http.Server
 	if s.Echo != nil {
-		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		// Header and idle timeouts close connections that trickle or linger (slowloris); bodies are not
+		// timed (large uploads), a slow one holds one of the MaxInflight slots at most.
+		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errc <- err
@@ -174,6 +176,8 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
 	e.Pre(headAsGet)
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	e.Use(shed(cfg.MaxInflight)) // first: a full instance refuses before doing any work
 	e.Use(middleware.RequestID())
 	e.Use(requestLogger(log))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -191,8 +195,10 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 		HSTSMaxAge:            hstsMaxAge(cfg),
 	}))
 	e.HTTPErrorHandler = errorHandler(log)
+	sessions := session.NewStore(cfg.Secret, cfg.Production())
+	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions))
 
-	if err := api.Register(e, svc, pub, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
+	if err := api.Register(e, svc, pub, sessions, log); err != nil {
 		return nil, err
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {
@@ -236,7 +242,8 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, Secret: cfg.Secret,
 		Uploads:  uploadOptions(cfg),
 		Webhooks: app.WebhookOptions{AllowPrivateURLs: cfg.AllowPrivateURLs, RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter},
-		Now:      opts.Now, PublishLease: opts.PublishLease}
+		Now:      opts.Now, PublishLease: opts.PublishLease,
+		RateLimits: app.RateLimitOptions{Default: cfg.RateLimits, Instances: cfg.Instances}}
 	if s.Service, err = app.New(deps, settings); err != nil {
 		return err
 	}
@@ -284,6 +291,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Committed {
 			return
 		}
+		retryAfter(c.Response().Header(), err)
 		path := c.Request().URL.Path
 		if path == "/api" || strings.HasPrefix(path, "/api/") {
 			api.WriteError(c, err, log)
