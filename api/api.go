@@ -74,7 +74,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 		return err
 	}
 	ops := indexOperations(doc)
-	guard := &guard{svc: svc, sessions: sessions, ops: ops, validator: validator, limiter: ratelimit.NewLimiter(nil)}
+	guard := &guard{svc: svc, sessions: sessions, ops: ops, validator: validator, limiter: ratelimit.NewLimiter(svc.Core().Now)}
 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)

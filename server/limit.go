@@ -75,8 +75,8 @@ var pagesUnlimited = []string{"/api/", "/static/", "/sandbox", storage.FilesPref
 
 // limitPages gives the dashboard a request budget per signed-in session (user and organization of
 // its cookie), else per client IP, in this instance's memory.
-func limitPages(policy ratelimit.Policy, store *sessions.CookieStore) echo.MiddlewareFunc {
-	limiter := ratelimit.NewLimiter(nil)
+func limitPages(policy ratelimit.Policy, store *sessions.CookieStore, now func() time.Time) echo.MiddlewareFunc {
+	limiter := ratelimit.NewLimiter(now)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			r := c.Request()

@@ -196,7 +196,7 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 	}))
 	e.HTTPErrorHandler = errorHandler(log)
 	sessions := session.NewStore(cfg.Secret, cfg.Production())
-	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions))
+	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions, svc.Core().Now))
 
 	if err := api.Register(e, svc, pub, sessions, log); err != nil {
 		return nil, err
@@ -298,7 +298,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 			return
 		}
 		status, body := api.Body(err, requestID(c))
-		if status >= 500 {
+		if status >= 500 && !api.Shed(err) {
 			log.ErrorContext(c.Request().Context(), "page error", "err", err, "path", path, "request_id", requestID(c))
 		}
 		if err := web.ErrorPage(c, status, body.Message, requestID(c)); err != nil {
