@@ -14,7 +14,7 @@ type clock struct{ t time.Time }
 func (c *clock) now() time.Time      { return c.t }
 func (c *clock) add(d time.Duration) { c.t = c.t.Add(d) }
 func newClock() *clock               { return &clock{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
-func mustPolicy(t *testing.T, s string) Policy {
+func mustPolicy(t testing.TB, s string) Policy {
 	t.Helper()
 	p, err := ParsePolicy(s)
 	require.NoError(t, err)
@@ -186,4 +186,20 @@ func TestThrottle(t *testing.T) {
 	c.add(time.Minute)
 	_, r = th2.Attempt("ip")
 	require.Zero(t, r)
+}
+
+// BenchmarkAllow is the limiter's cost per request: three windows, 1,000 active keys.
+func BenchmarkAllow(b *testing.B) {
+	l := NewLimiter(nil)
+	p := mustPolicy(b, "100/1s,500/10s,2000/1m")
+	keys := make([]string, 1000)
+	for i := range keys {
+		keys[i] = fmt.Sprint("key:", i)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		l.Allow(keys[i%len(keys)], p)
+		i++
+	}
 }
