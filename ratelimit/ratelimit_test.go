@@ -3,6 +3,8 @@ package ratelimit
 import (
 	"fmt"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -202,4 +204,21 @@ func BenchmarkAllow(b *testing.B) {
 		l.Allow(keys[i%len(keys)], p)
 		i++
 	}
+}
+
+// Parallel guesses are counted as they start: no more than Limit pass, however many race.
+func TestThrottleCountsParallelAttempts(t *testing.T) {
+	t.Parallel()
+	th := NewThrottle(Rules{Limit: 10, Window: time.Minute, Free: 10, MaxSleep: time.Second}, nil)
+	var passed atomic.Int32
+	var wg sync.WaitGroup
+	for range 100 {
+		wg.Go(func() {
+			if _, retry := th.Attempt("a"); retry == 0 {
+				passed.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	require.Equal(t, int32(10), passed.Load())
 }

@@ -8,8 +8,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
@@ -135,4 +137,29 @@ func (p *tcpProxy) close() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// A connection that trickles its headers (slowloris) is cut after server.ReadHeaderTimeout rather
+// than held open.
+func TestSlowHeadersAreCut(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t, servertest.Options{NoWorkers: true})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.URL, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	start := time.Now()
+	_, err = conn.Write([]byte("GET /api/v1 HTTP/1.1\r\nHost: crier\r\n"))
+	require.NoError(t, err)
+	go func() { // keep trickling, as slowloris does, until the server hangs up
+		for range 20 {
+			time.Sleep(500 * time.Millisecond)
+			if _, err := conn.Write([]byte("X-Slow: 1\r\n")); err != nil {
+				return
+			}
+		}
+	}()
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(9*time.Second)))
+	_, err = io.ReadAll(conn)
+	require.NoError(t, err, "the server closed the connection")
+	require.Less(t, time.Since(start), server.ReadHeaderTimeout+2*time.Second)
 }

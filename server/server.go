@@ -45,6 +45,13 @@ const (
 	JobShutdownTimeout  = 30 * time.Second
 )
 
+// Connection timeouts: the headers must arrive within ReadHeaderTimeout; a keep-alive connection
+// idle for IdleTimeout is closed.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	IdleTimeout       = time.Minute
+)
+
 // Options choose what an instance runs (`crier serve --no-http` / `--no-workers` to scale out).
 type Options struct {
 	HTTP    bool
@@ -123,7 +130,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	if s.Echo != nil {
 		// Header and idle timeouts close connections that trickle or linger (slowloris); bodies are not
 		// timed (large uploads), a slow one holds one of the MaxInflight slots at most.
-		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errc <- err
