@@ -20,6 +20,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/app/publishing"
+	"github.com/crier/crier/ratelimit"
 	"github.com/crier/crier/session"
 )
 
@@ -73,7 +74,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 		return err
 	}
 	ops := indexOperations(doc)
-	guard := &guard{svc: svc, sessions: sessions, ops: ops, validator: validator}
+	guard := &guard{svc: svc, sessions: sessions, ops: ops, validator: validator, limiter: ratelimit.NewLimiter(svc.Core().Now)}
 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
@@ -115,6 +116,7 @@ type guard struct {
 	sessions  *sessions.CookieStore
 	ops       map[string]operation
 	validator *Validator
+	limiter   *ratelimit.Limiter // request budgets (ratelimit.go)
 }
 
 var (
@@ -136,6 +138,9 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			}
 			c.SetRequest(req.WithContext(app.WithPrincipal(req.Context(), p)))
 			req = c.Request()
+		}
+		if err := g.limit(c); err != nil { // after authentication: the key's or the session's budget
+			return err
 		}
 		params := map[string]string{}
 		for i, name := range c.ParamNames() {

@@ -32,6 +32,7 @@ var statusByCode = map[app.Code]int{
 	app.EInternal:       http.StatusInternalServerError,
 	app.ENotImplemented: http.StatusNotImplemented,
 	app.ENetwork:        http.StatusBadGateway,
+	app.EUnavailable:    http.StatusServiceUnavailable,
 }
 
 var codeByStatus = map[int]app.Code{
@@ -43,6 +44,7 @@ var codeByStatus = map[int]app.Code{
 	http.StatusConflict:              app.EConflict,
 	http.StatusRequestEntityTooLarge: app.EInvalid,
 	http.StatusTooManyRequests:       app.ERateLimited,
+	http.StatusServiceUnavailable:    app.EUnavailable,
 }
 
 // Body turns any error into the status and body the API answers. Errors that are not *app.Error
@@ -68,7 +70,7 @@ func Body(err error, requestID string) (int, ErrorBody) {
 func WriteError(c echo.Context, err error, log *slog.Logger) {
 	reqID := c.Response().Header().Get(echo.HeaderXRequestID)
 	status, body := Body(err, reqID)
-	if status >= 500 && status != http.StatusNotImplemented {
+	if status >= 500 && status != http.StatusNotImplemented && !Shed(err) {
 		log.ErrorContext(c.Request().Context(), "api error", "err", err, "status", status,
 			"method", c.Request().Method, "path", c.Request().URL.Path, "request_id", reqID)
 	}
@@ -80,6 +82,13 @@ func WriteError(c echo.Context, err error, log *slog.Logger) {
 		return
 	}
 	_ = c.JSON(status, body)
+}
+
+// Shed reports whether err is a refusal Crier chose (load shedding), which is not logged: under a
+// flood a line per refused request would add to the load.
+func Shed(err error) bool {
+	var e *app.Error
+	return errors.As(err, &e) && e.Code == app.EUnavailable
 }
 
 func fromHTTPError(he *echo.HTTPError) error {

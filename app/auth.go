@@ -115,8 +115,8 @@ func (s *Service) Signup(ctx context.Context, p SignupParams) (*Session, error) 
 	return s.sessionFor(ctx, userID, "")
 }
 
-// Login checks the credentials; the message is the same whether or not the email is known.
-func (s *Service) Login(ctx context.Context, email, password string) (*Session, error) {
+// login checks the credentials; the message is the same whether or not the email is known.
+func (s *Service) login(ctx context.Context, email, password string) (*Session, error) {
 	u, err := s.q.GetUserByEmail(ctx, strings.TrimSpace(email))
 	if errors.Is(err, pgx.ErrNoRows) {
 		checkPassword(dummyHash, password)

@@ -3,6 +3,7 @@ package app
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code classifies an Error. Transports map each code to a status once (api: JSON body, web: HTML page).
@@ -18,6 +19,7 @@ const (
 	EInternal       Code = "internal"        // 500: a bug or an outage; message is generic
 	ENotImplemented Code = "not_implemented" // 501: the operation's capability has not landed
 	ENetwork        Code = "network"         // 502: a social network failed
+	EUnavailable    Code = "unavailable"     // 503: overloaded, or the database refuses connections; retry
 )
 
 // Issue is one validation problem, in the zod shape the API promises: code, message and path.
@@ -75,6 +77,8 @@ type Error struct {
 	Message string
 	Issues  []Issue
 	Err     error // the cause, for logs only
+	// RetryAfter is when to try again (ERateLimited, EUnavailable): the Retry-After header.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -110,6 +114,9 @@ func ErrorCode(err error) Code {
 	if errors.As(err, &e) {
 		return e.Code
 	}
+	if unavailable(err) {
+		return EUnavailable
+	}
 	return EInternal
 }
 
@@ -118,6 +125,9 @@ func ErrorMessage(err error) string {
 	var e *Error
 	if errors.As(err, &e) && e.Code != EInternal {
 		return e.Message
+	}
+	if unavailable(err) {
+		return UnavailableMessage
 	}
 	return "Internal server error"
 }

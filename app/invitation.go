@@ -210,11 +210,11 @@ type AcceptInvitationParams struct {
 	FirstName *string // required when the address has no account yet
 }
 
-// AcceptInvitation joins the invitation's organization and answers the session there (the caller is
+// acceptInvitation joins the invitation's organization and answers the session there (the caller is
 // signed in: holding the mailed token proves the mailbox). An address without an account gets one,
 // with Password and FirstName, its email counting as verified; an existing account needs neither and
 // gets the membership (a person who is already a member keeps their role). The token works once.
-func (s *Service) AcceptInvitation(ctx context.Context, in AcceptInvitationParams) (*Session, error) {
+func (s *Service) acceptInvitation(ctx context.Context, in AcceptInvitationParams) (*Session, error) {
 	var userID, orgID string
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)

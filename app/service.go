@@ -41,6 +41,8 @@ type Options struct {
 	// PublishLease is how long a publish attempt is presumed alive; DefaultPublishLease when zero
 	// (tests that kill workers shorten it).
 	PublishLease time.Duration
+	// RateLimits are the API's request budgets (the transports enforce them).
+	RateLimits RateLimitOptions
 }
 
 // Service is the single service layer. Its methods scope every query by the caller's organization.
@@ -56,6 +58,9 @@ type Service struct {
 	opts     Options
 	now      func() time.Time
 	obs      Observer
+	// attempts throttle credential guesses; rateLimits caches organizations' API limits.
+	attempts   *attemptThrottles
+	rateLimits *rateLimitCache
 
 	publishLease time.Duration
 }
@@ -84,7 +89,8 @@ func New(deps Deps, opts Options) (*Service, error) {
 		deps.Observer = NoObserver{}
 	}
 	return &Service{obs: deps.Observer, db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
-		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease}, nil
+		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease,
+		attempts: newAttemptThrottles(opts.Now), rateLimits: &rateLimitCache{orgs: map[string]cachedPolicy{}}}, nil
 }
 
 func (d Deps) check() error {

@@ -21,7 +21,7 @@ import (
 // lets someone without a Crier login connect and disconnect the allowed networks of one team, until
 // it expires. Nothing else is reachable with it.
 
-// Portal link lifetimes (expiresIn, minutes).
+// portal link lifetimes (expiresIn, minutes).
 const (
 	DefaultPortalLinkMinutes = 24 * 60
 	MinPortalLinkMinutes     = 5
@@ -167,7 +167,7 @@ func (s *Service) portalLink(ctx context.Context, token string) (store.PortalLin
 }
 
 // Portal answers the portal view of a token.
-func (s *Service) Portal(ctx context.Context, token string) (*PortalView, error) {
+func (s *Service) portal(ctx context.Context, token string) (*PortalView, error) {
 	link, err := s.portalLink(ctx, token)
 	if err != nil {
 		return nil, err
@@ -215,9 +215,9 @@ func portalAllows(link store.PortalLink, n Network) error {
 		Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value. Expected one of " + strings.Join(link.AllowedTypes, " | "), Path: []any{"type"}})
 }
 
-// PortalConnect answers the network's consent URL for a portal visitor; the callback comes back
+// portalConnect answers the network's consent URL for a portal visitor; the callback comes back
 // to the portal page (or the link's redirectUrl) with the outcome.
-func (s *Service) PortalConnect(ctx context.Context, token string, n Network, serverURL string) (string, error) {
+func (s *Service) portalConnect(ctx context.Context, token string, n Network, serverURL string) (string, error) {
 	link, err := s.portalLink(ctx, token)
 	if err != nil {
 		return "", err
@@ -240,8 +240,8 @@ func (s *Service) PortalConnect(ctx context.Context, token string, n Network, se
 	return s.connectURL(ctx, st)
 }
 
-// PortalDisconnect disconnects one of the allowed networks of the portal's team.
-func (s *Service) PortalDisconnect(ctx context.Context, token string, n Network) error {
+// portalDisconnect disconnects one of the allowed networks of the portal's team.
+func (s *Service) portalDisconnect(ctx context.Context, token string, n Network) error {
 	link, err := s.portalLink(ctx, token)
 	if err != nil {
 		return err

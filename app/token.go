@@ -134,9 +134,9 @@ func (s *Service) auditUser(ctx context.Context, tx pgx.Tx, userID, email, actio
 	return nil
 }
 
-// VerifyEmail marks the address a verification token was mailed to as verified. The token works once
+// verifyEmail marks the address a verification token was mailed to as verified. The token works once
 // (the user's other verification links end with it) and for VerifyEmailTokenTTL.
-func (s *Service) VerifyEmail(ctx context.Context, token string) error {
+func (s *Service) verifyEmail(ctx context.Context, token string) error {
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		t, err := q.GetUserTokenForUpdate(ctx, store.GetUserTokenForUpdateParams{TokenHash: hashToken(token), Purpose: purposeVerifyEmail})
@@ -197,10 +197,10 @@ func (s *Service) ResendVerification(ctx context.Context) error {
 	})
 }
 
-// ForgotPassword mails a password reset link when email belongs to a user. It answers the same
+// forgotPassword mails a password reset link when email belongs to a user. It answers the same
 // whether or not it does (no user enumeration), and a request within MailThrottle of the last one is
 // silently dropped.
-func (s *Service) ForgotPassword(ctx context.Context, email string) error {
+func (s *Service) forgotPassword(ctx context.Context, email string) error {
 	email = strings.TrimSpace(email)
 	if email == "" {
 		return nil
@@ -235,10 +235,10 @@ func (s *Service) ForgotPassword(ctx context.Context, email string) error {
 	})
 }
 
-// ResetPassword sets a new password with a mailed reset token. The token works once (every other
+// resetPassword sets a new password with a mailed reset token. The token works once (every other
 // reset link of the user ends with it) and for ResetPasswordTokenTTL; the user's sessions end (the
 // session generation moves on), and the address counts as verified, since the mail was read.
-func (s *Service) ResetPassword(ctx context.Context, token, password string) error {
+func (s *Service) resetPassword(ctx context.Context, token, password string) error {
 	if err := checkLength("password", password, MinPasswordLength, 200); err != nil {
 		return err
 	}

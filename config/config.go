@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/crier/crier/ratelimit"
 )
 
 // Config is the whole runtime configuration. Zero values are never used: Load fills defaults.
@@ -59,6 +61,14 @@ type Config struct {
 	MetricsToken string
 	AdminEmails  []string
 	Pprof        bool
+	// Abuse limits (README "Rate limits"): the request budget per API key, session or IP
+	// (CRIER_RATE_LIMITS, e.g. 100/1s,500/10s,2000/1m; "off"), the instances sharing it
+	// (CRIER_INSTANCES), requests served at once before answering 503 (CRIER_MAX_INFLIGHT), and
+	// the proxies whose X-Forwarded-For names the client (CRIER_TRUSTED_PROXIES, CIDRs).
+	RateLimits     ratelimit.Policy
+	Instances      int
+	MaxInflight    int
+	TrustedProxies []*net.IPNet
 }
 
 // Production reports whether Crier runs in production mode (no dev pages, https required for webhooks).
@@ -185,6 +195,7 @@ func Load(getenv Getenv) (Config, error) {
 			c.AdminEmails = append(c.AdminEmails, e)
 		}
 	}
+	c.loadLimits(getenv, fail)
 
 	c.StripeSecretKey = getenv("STRIPE_SECRET_KEY")
 	c.StripeWebhookSecret = getenv("STRIPE_WEBHOOK_SECRET")

@@ -47,6 +47,13 @@ const (
 	JobShutdownTimeout  = 30 * time.Second
 )
 
+// Connection timeouts: the headers must arrive within ReadHeaderTimeout; a keep-alive connection
+// idle for IdleTimeout is closed.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	IdleTimeout       = time.Minute
+)
+
 // Options choose what an instance runs (`crier serve --no-http` / `--no-workers` to scale out).
 type Options struct {
 	HTTP    bool
@@ -136,7 +143,9 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 	errc := make(chan error, 1)
 	var srv *http.Server
 	if s.Echo != nil {
-		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
+		// Header and idle timeouts close connections that trickle or linger (slowloris); bodies are not
+		// timed (large uploads), a slow one holds one of the MaxInflight slots at most.
+		srv = &http.Server{Handler: s.Echo, ReadHeaderTimeout: ReadHeaderTimeout, IdleTimeout: IdleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelWarn)}
 		go func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				errc <- err
@@ -189,6 +198,8 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 	e.HideBanner, e.HidePort = true, true
 	e.Pre(middleware.RemoveTrailingSlash()) // rewrites /api/v1/team/ to /api/v1/team: never a redirect
 	e.Pre(headAsGet)
+	e.IPExtractor = ipExtractor(cfg.TrustedProxies)
+	e.Use(shed(cfg.MaxInflight)) // first: a full instance refuses before doing any work
 	e.Use(middleware.RequestID())
 	e.Use(requestLogger(log))
 	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{
@@ -206,8 +217,10 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 		HSTSMaxAge:            hstsMaxAge(cfg),
 	}))
 	e.HTTPErrorHandler = errorHandler(log)
+	sessions := session.NewStore(cfg.Secret, cfg.Production())
+	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions, svc.Core().Now))
 
-	if err := api.Register(e, svc, pub, session.NewStore(cfg.Secret, cfg.Production()), log); err != nil {
+	if err := api.Register(e, svc, pub, sessions, log); err != nil {
 		return nil, nil, err
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {
@@ -256,7 +269,8 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, Secret: cfg.Secret,
 		Uploads:  uploadOptions(cfg),
 		Webhooks: app.WebhookOptions{AllowPrivateURLs: cfg.AllowPrivateURLs, RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter},
-		Now:      opts.Now, PublishLease: opts.PublishLease}
+		Now:      opts.Now, PublishLease: opts.PublishLease,
+		RateLimits: app.RateLimitOptions{Default: cfg.RateLimits, Instances: cfg.Instances}}
 	if s.Service, err = app.New(deps, settings); err != nil {
 		return err
 	}
@@ -304,13 +318,14 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		if c.Response().Committed {
 			return
 		}
+		retryAfter(c.Response().Header(), err)
 		path := c.Request().URL.Path
 		if path == "/api" || strings.HasPrefix(path, "/api/") {
 			api.WriteError(c, err, log)
 			return
 		}
 		status, body := api.Body(err, requestID(c))
-		if status >= 500 {
+		if status >= 500 && !api.Shed(err) {
 			log.ErrorContext(c.Request().Context(), "page error", "err", err, "path", path, "request_id", requestID(c))
 		}
 		if err := web.ErrorPage(c, status, body.Message, requestID(c)); err != nil {

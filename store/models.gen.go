@@ -147,6 +147,14 @@ type Organization struct {
 	DeletedAt                 *time.Time
 }
 
+type OrganizationRateLimit struct {
+	OrganizationID string
+	PerSecond      pgtype.Int4
+	Per10Seconds   pgtype.Int4
+	PerMinute      pgtype.Int4
+	UpdatedAt      time.Time
+}
+
 type PlatformStatus struct {
 	Network   string
 	Status    string

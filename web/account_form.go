@@ -38,8 +38,8 @@ func bindForm(c echo.Context, fields ...string) (account.Form, map[string]string
 // the user's to fix (internal ones) are returned, to become the error page.
 func formError(f *account.Form, err error) error {
 	code := app.ErrorCode(err)
-	if code == app.EInternal || code == "" {
-		return err
+	if code == app.EInternal || code == "" || code == app.ERateLimited || code == app.EUnavailable {
+		return err // a page of its own, with its status and Retry-After
 	}
 	issues := app.ErrorIssues(err)
 	placed := false

@@ -32,6 +32,8 @@ Usage:
   crier platform-status                    list every network's status (as in GET /api/v1)
   crier platform-status set NETWORK STATUS [--note TEXT] [--for DURATION]
                                            announce an incident or maintenance window
+  crier rate-limits ORG_ID [--per-second N] [--per-10s N] [--per-minute N]
+                                           set an organization's API limits (omitted: the default)
 
 Configuration is read from the environment: DATABASE_URL, ADDR, BASE_URL, CRIER_SECRET, CRIER_ENV,
 SANDBOX, SMTP_URL, STORAGE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE,
@@ -75,6 +77,8 @@ func run(ctx context.Context, args []string) error {
 		return platformStatus(ctx, cfg, log, args[1:])
 	case "demo":
 		return demo(ctx, cfg, log)
+	case "rate-limits":
+		return rateLimits(ctx, cfg, log, args[1:])
 	}
 	return fmt.Errorf("unknown command %q\n\n%s", args[0], usage)
 }

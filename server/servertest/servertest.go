@@ -55,6 +55,9 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"CRIER_DATA_DIR":     t.TempDir(),
 		"SANDBOX":            "1",
 		"ALLOW_PRIVATE_URLS": "1",
+		// Tests and benchmarks call far faster than a client may; the limiter still runs. Tests of
+		// the limits set their own (server/ratelimit_test.go).
+		"CRIER_RATE_LIMITS": "1000000/1s",
 	}
 	workers := true
 	var lease time.Duration
