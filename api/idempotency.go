@@ -37,16 +37,17 @@ const (
 )
 
 // idempotencyWait bounds how long a duplicate waits for the first request before a 409.
-var idempotencyWait = 10 * time.Second
+const idempotencyWait = 10 * time.Second
 
 type idempotency struct {
 	svc    *app.Service
 	routes map[string]bool // "POST /api/v1/post" (Echo's route path) of idempotentOps
 	log    *slog.Logger
+	wait   time.Duration // idempotencyWait; shorter in tests
 }
 
 func newIdempotency(doc *openapi3.T, svc *app.Service, log *slog.Logger) *idempotency {
-	m := &idempotency{svc: svc, routes: map[string]bool{}, log: log}
+	m := &idempotency{svc: svc, routes: map[string]bool{}, log: log, wait: idempotencyWait}
 	for path, item := range doc.Paths.Map() {
 		if op := item.Post; op != nil && idempotentOps[op.OperationID] {
 			m.routes[http.MethodPost+" "+openapiParam.ReplaceAllString(path, ":$1")] = true
@@ -72,7 +73,7 @@ func (m *idempotency) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		ctx := req.Context()
-		deadline := time.Now().Add(idempotencyWait)
+		deadline := time.Now().Add(m.wait)
 		for pause := 10 * time.Millisecond; ; pause = min(pause*3/2, 250*time.Millisecond) {
 			claim, earlier, err := m.svc.ClaimIdempotencyKey(ctx, key, fp)
 			if err != nil {
