@@ -79,7 +79,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
+	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware, newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)

@@ -101,6 +101,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	}
 	cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
 	cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)
+	cfg.PeriodicJobs = append(cfg.PeriodicJobs, idempotencyPurge(workers, svc))
 	cfg.FetchCooldown, cfg.FetchPollInterval = fetchTiming(opts)
 	client, err := river.NewClient(riverpgxv5.New(pool), cfg)
 	if err != nil {

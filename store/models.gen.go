@@ -65,6 +65,18 @@ type Event struct {
 	CreatedAt      time.Time
 }
 
+type IdempotencyKey struct {
+	OrganizationID string
+	Key            string
+	Fingerprint    []byte
+	State          string
+	ResponseStatus pgtype.Int4
+	ContentType    *string
+	ResponseBody   []byte
+	CreatedAt      time.Time
+	LockedAt       time.Time
+}
+
 type Invitation struct {
 	ID             string
 	OrganizationID string
