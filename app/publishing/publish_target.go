@@ -23,8 +23,8 @@ import (
 //	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
 //	     PROCESSING; commit.
-//	call the adapter outside any transaction; Checkpoint persists each durable step in its own
-//	     statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
+//	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
+//	     of it (publish_lease.go); Checkpoint persists each durable step in its own statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
 //	     River's retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
 //	     cleared); release first comments; finalise the owner when every target is final
@@ -101,7 +101,9 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		return err
 	}
 
+	stopHeartbeat := s.heartbeat(ctx, at) // the lease is held while the call runs (publish_lease.go)
 	pub, callErr := s.callNetwork(ctx, at)
+	stopHeartbeat()
 	if ctx.Err() != nil {
 		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
 		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
