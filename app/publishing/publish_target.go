@@ -24,8 +24,9 @@ import (
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
 //	     PROCESSING; commit.
 //	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
-//	     of it (publish_lease.go); Checkpoint persists each durable step in its own statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
-//	     River's retry (or its rescue of a stuck job) reconciles it.
+//	     of it (publish_lease.go); Checkpoint persists each durable step in its own statement. A
+//	     cancelled context (shutdown, kill) writes nothing: the attempt stays open and River's
+//	     retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
 //	     cleared); release first comments; finalise the owner when every target is final
 //	     (post.published / comment.published in the same transaction); complete the River job in
