@@ -33,9 +33,10 @@ func (e *ErrAttemptInFlight) Error() string {
 	return "app: an attempt of this target may still be in flight until " + e.Until.Format(time.RFC3339)
 }
 
-// DefaultPublishLease is how long an attempt is presumed alive: longer than the worker's timeout
-// (jobs.publishWorker), so only a dead worker's attempt is ever reconciled.
-const DefaultPublishLease = 16 * time.Minute
+// DefaultPublishLease is how long an attempt is presumed alive after its start or its last
+// heartbeat (a live worker renews it every third of it while the network call runs), so only a
+// dead worker's attempt is ever reconciled, and a minute after the crash at most.
+const DefaultPublishLease = time.Minute
 
 // CompleteFunc completes the running River job inside tx (river.JobCompleteTx).
 type CompleteFunc func(ctx context.Context, tx pgx.Tx) error

@@ -31,6 +31,8 @@ type Options struct {
 	BaseURL    string
 	Production bool
 	Sandbox    bool
+	// SandboxURL is where the sandbox's twins are served (SANDBOX_URL, else BaseURL).
+	SandboxURL string
 	// Secret is CRIER_SECRET (at least 32 bytes): it seals network tokens and the OAuth state, and
 	// keys the webhook secrets at rest.
 	Secret   []byte

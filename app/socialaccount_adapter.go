@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -314,7 +315,7 @@ func (s *Service) Network(n Network) NetworkInfo {
 	info := NetworkInfo{Available: true, Channels: channelModeOf(a), NeedsServer: instances, Password: a.Kind() == ConnectPassword}
 	if instances && s.opts.Sandbox {
 		// The sandbox's own server, under the network's segment.
-		info.DefaultServer = strings.TrimRight(s.opts.BaseURL, "/") + "/sandbox/" + strings.ToLower(string(n))
+		info.DefaultServer = strings.TrimRight(cmp.Or(s.opts.SandboxURL, s.opts.BaseURL), "/") + "/sandbox/" + strings.ToLower(string(n))
 	}
 	return info
 }

@@ -28,6 +28,12 @@ type Config struct {
 	Secret      []byte // signs cookies and state, encrypts tokens; at least 32 bytes
 	Env         string // development | production
 	Sandbox     bool
+	// SandboxURL is where the simulated networks run as their own process (`crier sandbox`, which
+	// outlives Crier's restarts): SANDBOX_URL, without a trailing slash; it implies SANDBOX. Empty:
+	// they run inside Crier, under BASE_URL/sandbox.
+	SandboxURL string
+	// SandboxAddr is where `crier sandbox` listens (SANDBOX_ADDR, default 127.0.0.1:8081).
+	SandboxAddr string
 	SMTPURL     string // empty: mail goes to the outbox table
 	StorageURL  string
 	DataDir     string
@@ -69,6 +75,15 @@ type Config struct {
 	Instances      int
 	MaxInflight    int
 	TrustedProxies []*net.IPNet
+}
+
+// SandboxBase is the URL the simulated networks are served under (its /sandbox/<network>):
+// SANDBOX_URL, else Crier's own.
+func (c Config) SandboxBase() string {
+	if c.SandboxURL != "" {
+		return c.SandboxURL
+	}
+	return c.BaseURL
 }
 
 // Production reports whether Crier runs in production mode (no dev pages, https required for webhooks).
@@ -123,6 +138,18 @@ func Load(getenv Getenv) (Config, error) {
 			fail(b.name, "%v", err)
 		}
 		*b.dst = v
+	}
+
+	c.SandboxURL = strings.TrimRight(strings.TrimSpace(getenv("SANDBOX_URL")), "/")
+	if c.SandboxURL != "" {
+		if u, err := url.Parse(c.SandboxURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			fail("SANDBOX_URL", "must be an absolute http(s) URL such as http://127.0.0.1:8081, got %q", c.SandboxURL)
+		}
+		c.Sandbox = true
+	}
+	c.SandboxAddr = or(getenv("SANDBOX_ADDR"), "127.0.0.1:8081")
+	if _, port, err := net.SplitHostPort(c.SandboxAddr); err != nil || port == "" {
+		fail("SANDBOX_ADDR", "must be host:port, got %q", c.SandboxAddr)
 	}
 
 	c.WebhookDeactivateAfter = 72 * time.Hour

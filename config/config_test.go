@@ -131,3 +131,23 @@ func TestOperations(t *testing.T) {
 		require.ErrorContains(t, err, name+":")
 	}
 }
+
+// The sandbox runs inside Crier unless SANDBOX_URL names its own process (`crier sandbox`, on
+// SANDBOX_ADDR), which implies SANDBOX.
+func TestSandboxURL(t *testing.T) {
+	t.Parallel()
+	c, err := config.Load(env(t, map[string]string{"SANDBOX": "1"}))
+	require.NoError(t, err)
+	require.Equal(t, c.BaseURL, c.SandboxBase())
+	require.Equal(t, "127.0.0.1:8081", c.SandboxAddr)
+
+	c, err = config.Load(env(t, map[string]string{"SANDBOX_URL": "http://127.0.0.1:9191/", "SANDBOX_ADDR": "127.0.0.1:9191"}))
+	require.NoError(t, err)
+	require.True(t, c.Sandbox)
+	require.Equal(t, "http://127.0.0.1:9191", c.SandboxBase())
+	require.Equal(t, "127.0.0.1:9191", c.SandboxAddr)
+
+	_, err = config.Load(env(t, map[string]string{"SANDBOX_URL": "127.0.0.1:9191", "SANDBOX_ADDR": "nope"}))
+	require.ErrorContains(t, err, "SANDBOX_URL")
+	require.ErrorContains(t, err, "SANDBOX_ADDR")
+}

@@ -28,6 +28,13 @@ var Queues = map[string]river.QueueConfig{
 	app.QueueDefault:  {MaxWorkers: 10},
 }
 
+// RescueStuckJobsAfter is how long a job may stay running before River's rescuer (every 30 s)
+// takes its worker for dead (killed, machine lost) and retries it; River's default is an hour. The
+// rescuer also waits out the job's own Timeout, so a minute applies to every kind whose Timeout is
+// at most that (publish: its lease heartbeat guards the longer attempts; webhooks: 30 s; mail), and
+// a longer job (upload cleanup: 10 min) is rescued when its Timeout has passed. README "Recovery".
+const RescueStuckJobsAfter = time.Minute
+
 // River's fetch timing (see PromoteDue).
 const (
 	FetchCooldown     = 25 * time.Millisecond
@@ -40,7 +47,7 @@ type Options struct {
 	// FetchPoll shortens the polling intervals (tests); zero keeps FetchPollInterval.
 	FetchPoll time.Duration
 	// RescueStuckJobsAfter shortens River's rescue of jobs a dead worker left running (tests that
-	// kill workers); zero keeps River's default (1 hour).
+	// kill workers); zero keeps RescueStuckJobsAfter.
 	RescueStuckJobsAfter time.Duration
 	// PublishWorkers overrides the publish queue's worker count (benchmarks); zero keeps Queues'.
 	PublishWorkers int
@@ -89,6 +96,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	if opts.PublishWorkers > 0 {
 		cfg.Queues[app.QueuePublish] = river.QueueConfig{MaxWorkers: opts.PublishWorkers}
 	}
+	cfg.RescueStuckJobsAfter = RescueStuckJobsAfter // River's default JobTimeout (1 min) is not longer
 	if opts.RescueStuckJobsAfter > 0 {
 		cfg.RescueStuckJobsAfter = opts.RescueStuckJobsAfter
 		cfg.JobTimeout = opts.RescueStuckJobsAfter / 2 // River wants the rescue after the default timeout

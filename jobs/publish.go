@@ -23,6 +23,8 @@ type publishWorker struct {
 }
 
 func (w *publishWorker) Work(ctx context.Context, job *river.Job[app.PublishTargetArgs]) error {
+	ctx, cancel := beyondTimeout(ctx, publishAttemptBudget)
+	defer cancel()
 	err := w.publish(ctx, job)
 	var inFlight *app.ErrAttemptInFlight
 	if errors.As(err, &inFlight) {
@@ -44,7 +46,26 @@ func (w *publishWorker) NextRetry(job *river.Job[app.PublishTargetArgs]) time.Ti
 	return time.Now().Add(time.Duration(min(job.Attempt, 30)) * time.Second)
 }
 
-// Timeout bounds one attempt (async media flows are polled inside it).
+// Timeout is how long River waits before its rescuer may take a running publish job for dead
+// (RescueStuckJobsAfter): a minute, so a crash heals in about one. An attempt may run longer (large
+// videos, polled media flows): Work runs it under publishAttemptBudget instead of River's deadline,
+// and its lease heartbeat (publishing's publish_lease.go) makes a rescued copy wait rather than publish.
 func (w *publishWorker) Timeout(*river.Job[app.PublishTargetArgs]) time.Duration {
-	return 15 * time.Minute
+	return RescueStuckJobsAfter
+}
+
+// publishAttemptBudget bounds one attempt (async media flows are polled inside it).
+const publishAttemptBudget = 15 * time.Minute
+
+// beyondTimeout answers a context that ends when parent is cancelled (shutdown, StopAndCancel) or
+// after budget, but not at parent's deadline (River's Timeout, which only marks the job rescuable).
+// A cancellation arriving after that deadline is not seen: budget (or the process's exit) ends it.
+func beyondTimeout(parent context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(parent), budget)
+	stop := context.AfterFunc(parent, func() {
+		if !errors.Is(parent.Err(), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	return ctx, func() { stop(); cancel() }
 }

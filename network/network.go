@@ -8,6 +8,7 @@
 package network
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/crier/crier/app"
@@ -54,7 +55,7 @@ var registry = []struct {
 	{bluesky.Spec, func(o Options) app.Adapter {
 		// No credentials either: users sign in with app passwords (default PDS bsky.social).
 		if o.Sandbox {
-			return bluesky.New(strings.TrimRight(o.BaseURL, "/")+"/sandbox/bluesky", true)
+			return bluesky.New(o.sandboxBase()+"/sandbox/bluesky", true)
 		}
 		return bluesky.New("", o.AllowPrivate)
 	}},
@@ -73,11 +74,16 @@ func init() {
 // Options choose where the adapters point.
 type Options struct {
 	Sandbox bool
-	BaseURL string              // Crier's public URL (the sandbox lives under it)
-	Getenv  func(string) string // credentials
+	BaseURL string // Crier's public URL
+	// SandboxURL is where the sandbox's twins are served (their /sandbox/<network>): SANDBOX_URL,
+	// or BaseURL when empty (they run inside Crier).
+	SandboxURL string
+	Getenv     func(string) string // credentials
 	// AllowPrivate lets user-given servers (Mastodon) be private or loopback (ALLOW_PRIVATE_URLS).
 	AllowPrivate bool
 }
+
+func (o Options) sandboxBase() string { return strings.TrimRight(cmp.Or(o.SandboxURL, o.BaseURL), "/") }
 
 // appCredentials builds the adapter of a network that knows Crier by its app's credentials: the
 // sandbox's under SANDBOX=1, else <NETWORK>_CLIENT_ID, _CLIENT_SECRET and _BOT_TOKEN from the
@@ -86,7 +92,7 @@ func appCredentials[A app.Adapter](n app.Network, real core.Endpoints, build fun
 	return func(o Options) app.Adapter {
 		if o.Sandbox {
 			seg := sandbox.Segment(n)
-			base := strings.TrimRight(o.BaseURL, "/") + "/sandbox/" + seg
+			base := o.sandboxBase() + "/sandbox/" + seg
 			return build(core.Endpoints{Auth: base, API: base, Token: base},
 				core.Credentials{ClientID: sandbox.ClientID(seg), ClientSecret: sandbox.ClientSecret(seg), BotToken: sandbox.BotToken})
 		}

@@ -34,7 +34,9 @@ func killTestNetworks() []app.Network {
 	return out
 }
 
-// Never twice, under fire: many posts due now, River clients started and killed (StopAndCancel,
+// Never twice, under fire, in process (TestCrashedProcessHeals kills the whole process; this one
+// keeps the cancelled-call path, closed as outcome_unknown and retried at once, in a fast test):
+// many posts due now, River clients started and killed (StopAndCancel,
 // which cancels the network calls in flight — the sandbox answers slowly so calls are in flight)
 // several times, every other kill also erasing the interrupted attempts' closing (a hard crash:
 // they wait out the lease), then a clean client finishes. Every target ends POSTED and the sandbox holds

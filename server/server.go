@@ -114,8 +114,8 @@ func New(ctx context.Context, cfg config.Config, opts Options) (*Server, error) 
 		s.Close()
 		return nil, err
 	}
-	if cfg.Sandbox {
-		s.Sandbox = sandbox.New()
+	if cfg.Sandbox && cfg.SandboxURL == "" {
+		s.Sandbox = sandbox.New() // else `crier sandbox` serves it at SANDBOX_URL
 	}
 	if opts.HTTP {
 		e, w, err := newEcho(cfg, s.Service, s.Publishing, s.Sandbox, log)
@@ -262,11 +262,11 @@ func (s *Server) build(ctx context.Context, opts Options) error {
 		return fmt.Errorf("server: STORAGE_URL: %w", err)
 	}
 	deps := app.Deps{DB: s.Pool, Log: s.log, Jobs: inserter, Mailer: mailer, Storage: st,
-		Networks: network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs})}
+		Networks: network.Adapters(network.Options{Sandbox: cfg.Sandbox, BaseURL: cfg.BaseURL, SandboxURL: cfg.SandboxBase(), Getenv: os.Getenv, AllowPrivate: cfg.AllowPrivateURLs})}
 	if s.Metrics != nil {
 		deps.Observer = s.Metrics // (a nil *Metrics in the interface would not be a nil Observer)
 	}
-	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, Secret: cfg.Secret,
+	settings := app.Options{BaseURL: cfg.BaseURL, Production: cfg.Production(), Sandbox: cfg.Sandbox, SandboxURL: cfg.SandboxBase(), Secret: cfg.Secret,
 		Uploads:  uploadOptions(cfg),
 		Webhooks: app.WebhookOptions{AllowPrivateURLs: cfg.AllowPrivateURLs, RequireHTTPS: cfg.Production(), DeactivateAfter: cfg.WebhookDeactivateAfter},
 		Now:      opts.Now, PublishLease: opts.PublishLease,

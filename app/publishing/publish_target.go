@@ -23,9 +23,10 @@ import (
 //	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
 //	     PROCESSING; commit.
-//	call the adapter outside any transaction; Checkpoint persists each durable step in its own
-//	     statement. A cancelled context (shutdown, kill) writes nothing: the attempt stays open and
-//	     River's retry (or its rescue of a stuck job) reconciles it.
+//	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
+//	     of it (publish_lease.go); Checkpoint persists each durable step in its own statement. A
+//	     cancelled context (shutdown, kill) writes nothing: the attempt stays open and River's
+//	     retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
 //	     cleared); release first comments; finalise the owner when every target is final
 //	     (post.published / comment.published in the same transaction); complete the River job in
@@ -102,8 +103,10 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		return err
 	}
 
-	began := time.Now() // wall time for the Observer (s.now may be a test's frozen clock)
+	began := time.Now()                   // wall time for the Observer (s.now may be a test's frozen clock)
+	stopHeartbeat := s.heartbeat(ctx, at) // the lease is held while the call runs (publish_lease.go)
 	pub, callErr := s.callNetwork(ctx, at)
+	stopHeartbeat()
 	if ctx.Err() != nil {
 		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
 		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even

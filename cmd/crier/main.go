@@ -28,6 +28,8 @@ const usage = `Crier: social publishing for 15 networks.
 Usage:
   crier serve [--no-http] [--no-workers]   serve HTTP and run River workers (migrates first)
   crier migrate                            apply app and River migrations, then exit
+  crier sandbox                            serve the simulated networks on SANDBOX_ADDR (a process of
+                                           their own; point Crier at it with SANDBOX_URL)
   crier demo                               seed a demo organization; print its login and a fresh API key
   crier platform-status                    list every network's status (as in GET /api/v1)
   crier platform-status set NETWORK STATUS [--note TEXT] [--for DURATION]
@@ -36,7 +38,7 @@ Usage:
                                            set an organization's API limits (omitted: the default)
 
 Configuration is read from the environment: DATABASE_URL, ADDR, BASE_URL, CRIER_SECRET, CRIER_ENV,
-SANDBOX, SMTP_URL, STORAGE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE,
+SANDBOX, SANDBOX_URL, SANDBOX_ADDR, SMTP_URL, STORAGE_URL, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE,
 ALLOW_PRIVATE_URLS (see README.md).
 `
 
@@ -73,6 +75,12 @@ func run(ctx context.Context, args []string) error {
 		}
 		log.Info("migrations applied")
 		return nil
+	case "sandbox":
+		ln, err := net.Listen("tcp", cfg.SandboxAddr)
+		if err != nil {
+			return fmt.Errorf("SANDBOX_ADDR: listen on %s: %w", cfg.SandboxAddr, err)
+		}
+		return server.RunSandbox(ctx, ln, log)
 	case "platform-status":
 		return platformStatus(ctx, cfg, log, args[1:])
 	case "demo":

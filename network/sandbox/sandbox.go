@@ -137,7 +137,10 @@ type Call struct {
 
 // Knobs tune a network's behaviour.
 type Knobs struct {
-	LatencyMs       int `json:"latencyMs"`
+	LatencyMs int `json:"latencyMs"`
+	// AnswerLatencyMs delays the answer after the call took effect: a client gone in that window
+	// (a killed Crier) lost the answer of a post that exists, the case Publisher.Find reconciles.
+	AnswerLatencyMs int `json:"answerLatencyMs,omitempty"`
 	TokenTTLSeconds int `json:"tokenTtlSeconds"` // 0: the network's usual lifetime
 }
 
@@ -261,6 +264,7 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	latency := time.Duration(n.knobs.LatencyMs) * time.Millisecond
+	answerLatency := time.Duration(n.knobs.AnswerLatencyMs) * time.Millisecond
 	s.mu.Unlock()
 	if latency > 0 && !strings.HasPrefix(path, "/_sandbox") {
 		select {
@@ -269,9 +273,14 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	out := w
+	var held *heldAnswer
+	if answerLatency > 0 && !strings.HasPrefix(path, "/_sandbox") {
+		held = &heldAnswer{header: http.Header{}, status: http.StatusOK}
+		out = held
+	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	rec := &recorder{ResponseWriter: out, status: http.StatusOK}
 	q := &req{w: rec, r: r, net: n, path: path}
 	n.serve(q)
 	if !strings.HasPrefix(path, "/_sandbox") {
@@ -280,6 +289,32 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			n.calls = append(n.calls[:0], n.calls[len(n.calls)-MaxCalls:]...)
 		}
 	}
+	s.mu.Unlock()
+	if held != nil {
+		select {
+		case <-time.After(answerLatency):
+			held.answer(w)
+		case <-r.Context().Done():
+		}
+	}
+}
+
+// heldAnswer keeps an answer until AnswerLatencyMs has passed.
+type heldAnswer struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+func (h *heldAnswer) Header() http.Header         { return h.header }
+func (h *heldAnswer) WriteHeader(s int)           { h.status = s }
+func (h *heldAnswer) Write(b []byte) (int, error) { h.body = append(h.body, b...); return len(b), nil }
+func (h *heldAnswer) answer(w http.ResponseWriter) {
+	for k, v := range h.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(h.status)
+	_, _ = w.Write(h.body)
 }
 
 type recorder struct {
