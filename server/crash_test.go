@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -227,13 +226,6 @@ func TestCrashedProcessHeals(t *testing.T) {
 	require.Zero(t, notPosted)
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM events WHERE kind = 'post.published' GROUP BY payload->>'id' HAVING count(*) = 1) one`).Scan(&events))
 	require.Equal(t, posts, events, "one post.published per post")
-}
-
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func dumpLogs(t *testing.T, dir string) {
