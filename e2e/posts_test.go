@@ -129,17 +129,27 @@ func TestPostsJourney(t *testing.T) {
 	for _, n := range postsNetworks {
 		target := p.GetByTestId("target-" + n)
 		require.NoError(t, expect.Locator(target).ToHaveAttribute("data-status", "POSTED"))
+		// In the sandbox the post exists only there: the link opens the inspector at its item.
 		href, err := target.GetByTestId("permalink").GetAttribute("href")
 		require.NoError(t, err)
-		require.True(t, strings.HasPrefix(href, "https://"), "%s permalink %q", n, href)
-		require.NotContains(t, href, b.srv.URL, "%s permalink points at the network, not at Crier", n)
+		require.True(t, strings.HasPrefix(href, "/sandbox-inspector/"+strings.ToLower(n)+"#held-"), "%s permalink %q", n, href)
+		require.NoError(t, expect.Locator(target.GetByTestId("permalink")).ToContainText("View in the sandbox"))
 	}
 	require.NoError(t, expect.Locator(live).Not().ToHaveAttribute("hx-trigger", "every 2s"))
 	shot(t, b, "posts-post-posted")
 
-	// The permalink opens the network's page in a new tab (not followed: the sandbox is offline).
+	// The link opens the sandbox's view of the post in a new tab, at its item.
 	perm := p.GetByTestId("target-MASTODON").GetByTestId("permalink")
 	require.NoError(t, expect.Locator(perm).ToHaveAttribute("target", "_blank"))
+	href, err := perm.GetAttribute("href")
+	require.NoError(t, err)
+	tab, err := p.Context().ExpectPage(func() error { return perm.Click() })
+	require.NoError(t, err)
+	require.NoError(t, tab.WaitForLoadState())
+	held := tab.Locator("#held-" + href[strings.Index(href, "#held-")+len("#held-"):])
+	require.NoError(t, expect.Locator(held).ToBeVisible())
+	require.NoError(t, expect.Locator(held).ToHaveAttribute("data-kind", "post"))
+	require.NoError(t, tab.Close())
 
 	// The calendar shows it on today's date (New York), the list with its networks.
 	require.NoError(t, p.GetByTestId("nav-calendar").Click())
@@ -269,7 +279,7 @@ func TestPostsFailureAndRetryJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(live).ToHaveAttribute("data-status", "POSTED", playwright.LocatorAssertionsToHaveAttributeOptions{Timeout: playwright.Float(60000)}))
 	href, err := target.GetByTestId("permalink").GetAttribute("href")
 	require.NoError(t, err)
-	require.True(t, strings.HasPrefix(href, "http"), href)
+	require.True(t, strings.HasPrefix(href, "/sandbox-inspector/"), href)
 	require.NoError(t, expect.Locator(p.GetByTestId("post-retry")).ToHaveCount(0))
 	shot(t, b, "posts-post-retried")
 }

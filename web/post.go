@@ -365,10 +365,15 @@ func (h *Handler) postDetail(c echo.Context, p *app.Post) posts.Detail {
 			x.Account = accounts[*t.SocialAccountID]
 		}
 		if t.Permalink != nil {
-			x.Permalink = *t.Permalink
+			x.Permalink, x.PermalinkText = *t.Permalink, "View on "+x.Name
 		}
 		if t.ExternalID != nil {
 			x.ExternalID = *t.ExternalID
+		}
+		if h.sandbox != nil && x.Permalink != "" {
+			// The sandbox's posts exist only in the sandbox: its inspector shows them, not x.com.
+			x.Permalink = string(sandboxURL(t.Network, "")) + "#held-" + x.ExternalID
+			x.PermalinkText = "View in the sandbox’s " + x.Name
 		}
 		if t.PostedAt != nil {
 			x.Posted = viewerMoment(c, *t.PostedAt)

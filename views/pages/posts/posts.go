@@ -160,18 +160,19 @@ type Detail struct {
 
 // Target is one network of a post.
 type Target struct {
-	Network     string
-	Name        string
-	Kind        string // POST | FIRST_COMMENT
-	Account     string
-	Status      string
-	Permalink   string
-	ExternalID  string
-	Posted      string
-	NextAttempt string
-	Attempts    int
-	Error       string
-	Verbose     *Verbose
+	Network       string
+	Name          string
+	Kind          string // POST | FIRST_COMMENT
+	Account       string
+	Status        string
+	Permalink     string
+	PermalinkText string // "View on X", or the sandbox inspector's words
+	ExternalID    string
+	Posted        string
+	NextAttempt   string
+	Attempts      int
+	Error         string
+	Verbose       *Verbose
 }
 
 // Verbose is a network's own error detail.
