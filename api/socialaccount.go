@@ -148,7 +148,6 @@ func (s *Server) SocialAccountCopy(ctx context.Context, req SocialAccountCopyReq
 //
 // It also mounts the password page of networks without OAuth (socialaccount_password.go).
 func RegisterOAuthCallback(e *echo.Echo, svc *app.Service) {
-	registerPasswordPage(e, svc)
 	e.GET(app.CallbackPath+":network", func(c echo.Context) error {
 		n, ok := app.NetworkFromPath(c.Param("network"))
 		if !ok {

@@ -24,12 +24,15 @@ func TestConnectBlueskyThroughSandbox(t *testing.T) {
 	res, b := do(t, http.MethodGet, page, "")
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Contains(t, string(b), `name="password"`)
-	require.Contains(t, string(b), srv.URL+"/sandbox/bluesky")
+	// In the organization's branding; the sandbox said in words, never its raw address.
+	require.Contains(t, string(b), `data-testid="password-sandbox"`)
+	require.Contains(t, string(b), "Acme")
+	require.NotContains(t, string(b), "/sandbox/bluesky")
 	state := mustQuery(t, page).Get("state")
 
 	post := func(password string) (*http.Response, []byte) {
 		form := url.Values{"state": {state}, "identifier": {"crier_sandbox.sandbox.bsky"}, "password": {password}}
-		return do(t, http.MethodPost, srv.URL+"/connect/bluesky", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		return do(t, http.MethodPost, srv.URL+"/connect/bluesky", form.Encode(), "Content-Type", "application/x-www-form-urlencoded", "Sec-Fetch-Site", "same-origin")
 	}
 	res, b = post("my-main-password")
 	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode, string(b))

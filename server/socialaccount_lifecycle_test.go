@@ -121,7 +121,7 @@ func connectAny(t testing.TB, srv *servertest.Server, key, network, team string,
 			as = "life"
 		}
 		form := url.Values{"state": {mustQuery(t, page).Get("state")}, "identifier": {as + ".sandbox.bsky"}, "password": {"abcd-efgh-ijkl-mnop"}}
-		res, b := do(t, http.MethodPost, srv.URL+"/connect/bluesky", form.Encode(), "Content-Type", "application/x-www-form-urlencoded")
+		res, b := do(t, http.MethodPost, srv.URL+"/connect/bluesky", form.Encode(), "Content-Type", "application/x-www-form-urlencoded", "Sec-Fetch-Site", "same-origin")
 		require.Equal(t, http.StatusSeeOther, res.StatusCode, string(b))
 		u, err := url.Parse(res.Header.Get("Location"))
 		require.NoError(t, err)

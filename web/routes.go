@@ -138,6 +138,10 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.GET(pathTeamAccount+suffixDisconnect, h.accountDisconnectConfirm, signedIn...).Name = routeTeamAccountDiscConf
 	e.POST(pathTeamAccount+suffixDisconnect, h.accountDisconnect, signedIn...).Name = routeTeamAccountDisconnect
 
+	// The app-password sign-in of networks without OAuth (connect_password.go).
+	e.GET(pathConnectPassword, h.connectPasswordPage, public...)
+	e.POST(pathConnectPassword, h.connectPasswordSubmit, public...)
+
 	// The connection portal a client opens from a link (portal.go): the token is the credential.
 	e.GET(app.PortalPath+":token", h.portalPage, public...)
 	e.POST(app.PortalPath+":token/connect", h.portalConnect, public...)
