@@ -24,7 +24,7 @@ const (
 
 	// monthCellEntries is how many posts a month cell lists before "N more".
 	monthCellEntries = 3
-	// calendarMaxPosts bounds the posts one grid loads (pages of app.MaxPageLimit).
+	// calendarMaxPosts bounds the posts one grid loads.
 	calendarMaxPosts = 1000
 )
 
@@ -192,36 +192,24 @@ func weekHours(week []calDay, byDay map[string][]calendarview.Entry, today strin
 	return rows
 }
 
-// calendarPosts are the team's posts dated in [from, to), by local day, in time order.
+// calendarPosts are the team's posts dated in [from, to), by local day, in time order: one narrow
+// query (publishing.CalendarPosts), whatever the number of posts.
 func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location) (map[string][]calendarview.Entry, int, error) {
-	ctx := c.Request().Context()
-	last := to.Add(-time.Millisecond)
-	f := app.PostFilter{TeamID: teamID, PostDateFrom: &from, PostDateTo: &last, OrderBy: "postDate", Order: "ASC"}
-	var all []app.Post
-	for offset := 0; offset < calendarMaxPosts; offset += app.MaxPageLimit {
-		list, total, err := h.pub.ListPosts(ctx, f, app.Page{Offset: offset, Limit: app.MaxPageLimit})
-		if err != nil {
-			return nil, 0, pageError(err)
-		}
-		all = append(all, list...)
-		if offset+len(list) >= total || len(list) == 0 {
-			break
-		}
+	all, err := h.pub.CalendarPosts(c.Request().Context(), teamID, from, to, calendarMaxPosts)
+	if err != nil {
+		return nil, 0, pageError(err)
 	}
 	out := map[string][]calendarview.Entry{}
 	n := 0
 	for _, p := range all {
-		if p.Status == app.PostDeleted || !hasDate(p.PostDate) {
-			continue
-		}
-		at := *p.PostDate
+		at := p.PostDate
 		if p.Status == app.PostPosted && p.PostedDate != nil {
 			at = *p.PostedDate
 		}
 		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), At: at.UTC().Format(time.RFC3339), Title: p.Title, Status: string(p.Status),
 			Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
-		for _, t := range postTargets(p) {
-			e.Networks = append(e.Networks, posts.Net{Code: t.Code, Name: t.Name})
+		for _, net := range p.Networks {
+			e.Networks = append(e.Networks, posts.Net{Code: string(net), Name: net.DisplayName()})
 		}
 		key := dayKey(at, loc)
 		out[key] = append(out[key], e)
