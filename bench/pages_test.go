@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -235,6 +236,9 @@ const pageQueryBudget = 24
 func TestPagesBench(t *testing.T) {
 	posts, uploads, notes, runs := 12, 12, 12, 3
 	full := os.Getenv("CRIER_BENCH") != ""
+	if n, err := strconv.Atoi(os.Getenv("CRIER_BENCH_POSTS")); err == nil && n > 0 { // the page weight is for 300
+		posts = n
+	}
 	if full {
 		posts, uploads, notes, runs = 1000, 1000, 2000, 60
 	}
@@ -257,6 +261,9 @@ func TestPagesBench(t *testing.T) {
 		for range runs {
 			body, q, took := e.get(t, p.path)
 			times, size, queries = append(times, took), len(body), q
+			if dir := os.Getenv("CRIER_BENCH_DUMP"); dir != "" { // the HTML, to see what weighs
+				require.NoError(t, os.WriteFile(filepath.Join(dir, strings.NewReplacer("/", "", " ", "-", "(", "", ")", "").Replace(p.name)+".html"), []byte(body), 0o644))
+			}
 		}
 		sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 		p50, p95 := times[len(times)/2], times[min(len(times)-1, len(times)*95/100)]

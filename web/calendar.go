@@ -110,6 +110,7 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 		return d, err
 	}
 	d.Total = total
+	d.Sprite = spriteOf(byDay)
 	if d.View == "week" {
 		d.Hours, d.ScrollTo = weekHours(weeks[0], byDay, localDay(ny, nm, nd, loc).Key(), now, loc), workdayStart
 	}
@@ -219,6 +220,24 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].At < out[k][j].At })
 	}
 	return out, n, nil
+}
+
+// spriteOf is the networks of the entries, each once, in order (the page's mark definitions).
+func spriteOf(byDay map[string][]calendarview.Entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, es := range byDay {
+		for _, e := range es {
+			for _, n := range e.Networks {
+				if !seen[n.Code] {
+					seen[n.Code] = true
+					out = append(out, n.Code)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // calendarMove serves POST /calendar/move: id and date (YYYY-MM-DD, the month view: the post
