@@ -45,3 +45,20 @@ func (s *Service) CalendarPosts(ctx context.Context, teamID string, from, to tim
 	}
 	return out, nil
 }
+
+// CountPosts answers how many live posts of a team have status (the approval queue's tab). A
+// team of another organization has none.
+func (s *Service) CountPosts(ctx context.Context, teamID string, status app.PostStatus) (int, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
+	if err != nil {
+		return 0, err
+	}
+	if !app.IsUUID(teamID) {
+		return 0, nil
+	}
+	n, err := s.q.CountTeamPostsWithStatus(ctx, store.CountTeamPostsWithStatusParams{OrganizationID: pr.OrganizationID, TeamID: teamID, Status: string(status)})
+	if err != nil {
+		return 0, fmt.Errorf("app: count posts: %w", err)
+	}
+	return int(n), nil
+}
