@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -34,10 +35,21 @@ import (
 
 // queryCounter counts the queries a pool sends (pgx tracer): a page's round trips, deterministic
 // where wall-clock time on a shared machine is not.
-type queryCounter struct{ n atomic.Int64 }
+type queryCounter struct {
+	n atomic.Int64
+	// record, when set, keeps each query with its arguments (EXPLAIN them after).
+	record atomic.Bool
+	mu     sync.Mutex
+	seen   []pgx.TraceQueryStartData
+}
 
 func (q *queryCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	q.n.Add(1)
+	if q.record.Load() {
+		q.mu.Lock()
+		q.seen = append(q.seen, d)
+		q.mu.Unlock()
+	}
 	if os.Getenv("CRIER_BENCH_SQL") != "" { // which queries a page sends
 		fmt.Fprintf(os.Stderr, "SQL %.140s\n", strings.Join(strings.Fields(d.SQL), " "))
 	}
@@ -241,6 +253,72 @@ func TestPageQueriesConstant(t *testing.T) {
 	require.NotContains(t, rec.Body.String(), "<nav")
 	require.Less(t, rec.Body.Len(), calendarGridBudget, "the month's grid for 300 posts")
 	t.Logf("the month's grid for 300 posts: %d bytes", rec.Body.Len())
+}
+
+// TestPageQueryPlans: on realistic tables (the team's 1,000 posts among 10,000 of another
+// organization; as many uploads and notifications), no query a page sends scans posts, targets,
+// uploads or notifications whole: each is EXPLAINed with its own arguments.
+func TestPageQueryPlans(t *testing.T) {
+	t.Parallel()
+	e := newPagesEnv(t)
+	e.seedPosts(t, 1000)
+	e.seedUploads(t, 1000)
+	e.seedNotifications(t, 1000)
+	other := newOrg(t, e)
+	other.seedPosts(t, 10000)
+	other.seedUploads(t, 10000)
+	other.seedNotifications(t, 10000)
+	_, err := e.srv.Pool.Exec(context.Background(), `ANALYZE`)
+	require.NoError(t, err)
+
+	for _, p := range e.pages() {
+		e.queries.mu.Lock()
+		e.queries.seen = nil
+		e.queries.mu.Unlock()
+		e.queries.record.Store(true)
+		e.get(t, p.path)
+		e.queries.record.Store(false)
+		for _, q := range e.queries.seen {
+			var plan string
+			rows, err := e.srv.Pool.Query(context.Background(), "EXPLAIN "+q.SQL, q.Args...)
+			require.NoError(t, err, q.SQL)
+			for rows.Next() {
+				var line string
+				require.NoError(t, rows.Scan(&line))
+				plan += line + "\n"
+			}
+			require.NoError(t, rows.Err())
+			if os.Getenv("CRIER_BENCH_SQL") != "" {
+				t.Logf("%s\n%s", q.SQL, plan)
+			}
+			for _, table := range []string{"posts", "publish_targets", "uploads", "notifications"} {
+				require.NotContains(t, plan, "Seq Scan on "+table+" ", "%s: %s\n%s", p.name, q.SQL, plan)
+			}
+		}
+	}
+}
+
+// newOrg is another organization with its own owner and team in e's database (the neighbours a
+// real database holds).
+func newOrg(t testing.TB, e *pagesEnv) *pagesEnv {
+	t.Helper()
+	ctx := context.Background()
+	sess, err := e.srv.Service.Signup(ctx, app.SignupParams{Email: "other-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "@example.com",
+		Password: "a long enough password", FirstName: "Grace"})
+	require.NoError(t, err)
+	p, err := e.srv.Service.AuthenticateSession(ctx, sess.User.ID, *sess.CurrentOrganizationID, sess.Generation)
+	require.NoError(t, err)
+	o := &pagesEnv{srv: e.srv, queries: e.queries, ctx: app.WithPrincipal(ctx, p), orgID: *sess.CurrentOrganizationID, userID: sess.User.ID, month: e.month}
+	name := "Neighbours"
+	team, err := e.srv.Service.CreateTeam(o.ctx, app.TeamParams{Name: &name})
+	require.NoError(t, err)
+	o.teamID = team.ID
+	for _, a := range []string{"TWITTER", "LINKEDIN", "BLUESKY"} {
+		_, err := e.srv.Pool.Exec(ctx, `INSERT INTO social_accounts (organization_id, team_id, type, username, display_name, external_id) VALUES ($1, $2, $3, 'grace', 'Grace', 'ext-grace-' || $3)`,
+			o.orgID, o.teamID, a)
+		require.NoError(t, err)
+	}
+	return o
 }
 
 // calendarGridBudget bounds the bytes of a month's grid holding 300 posts.
