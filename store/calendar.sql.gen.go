@@ -10,6 +10,83 @@ import (
 	"time"
 )
 
+const listCalendarDays = `-- name: ListCalendarDays :many
+SELECT r.id, r.title, r.status, r.post_date, r.posted_date, r.day_total::bigint AS day_total,
+       coalesce((SELECT array_agg(t.network ORDER BY t.network) FROM publish_targets t
+                 WHERE t.post_id = r.id AND t.kind = 'POST'), r.social_account_types)::text[] AS networks
+FROM (
+  SELECT p.id, p.title, p.status, p.post_date, p.posted_date, p.social_account_types, p.at,
+         row_number() OVER (PARTITION BY (p.at AT TIME ZONE $1::text)::date ORDER BY p.at, p.id) AS rn,
+         count(*) OVER (PARTITION BY (p.at AT TIME ZONE $1::text)::date) AS day_total
+  FROM (
+    SELECT c.id, c.title, c.status, c.post_date, c.posted_date, c.social_account_types,
+           CASE WHEN c.status = 'POSTED' AND c.posted_date IS NOT NULL THEN c.posted_date ELSE c.post_date END AS at
+    FROM posts c
+    WHERE c.organization_id = $2 AND c.team_id = $3 AND c.deleted_at IS NULL
+      AND c.status <> 'DELETED' AND c.post_date >= $4 AND c.post_date < $5
+  ) p
+) r
+WHERE r.rn <= $6::bigint
+ORDER BY r.at, r.id
+`
+
+type ListCalendarDaysParams struct {
+	Tz             string
+	OrganizationID string
+	TeamID         string
+	PostDateFrom   time.Time
+	PostDateTo     time.Time
+	PerDay         int64
+}
+
+type ListCalendarDaysRow struct {
+	ID         string
+	Title      string
+	Status     string
+	PostDate   time.Time
+	PostedDate *time.Time
+	DayTotal   int64
+	Networks   []string
+}
+
+// The month view: per local day (in the viewer's zone, tz), the first per_day posts and how many
+// the day holds, so a busy month reads three entries a day, not every post. A post stands at its
+// posting time once POSTED, else at its date (as the calendar places it).
+func (q *Queries) ListCalendarDays(ctx context.Context, arg ListCalendarDaysParams) ([]ListCalendarDaysRow, error) {
+	rows, err := q.db.Query(ctx, listCalendarDays,
+		arg.Tz,
+		arg.OrganizationID,
+		arg.TeamID,
+		arg.PostDateFrom,
+		arg.PostDateTo,
+		arg.PerDay,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListCalendarDaysRow{}
+	for rows.Next() {
+		var i ListCalendarDaysRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Title,
+			&i.Status,
+			&i.PostDate,
+			&i.PostedDate,
+			&i.DayTotal,
+			&i.Networks,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listCalendarPosts = `-- name: ListCalendarPosts :many
 SELECT p.id, p.title, p.status, p.post_date, p.posted_date,
        coalesce((SELECT array_agg(t.network ORDER BY t.network) FROM publish_targets t

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	calendarview "github.com/crier/crier/views/pages/calendar"
 	"github.com/crier/crier/views/pages/posts"
 )
@@ -105,7 +106,7 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 	}
 
 	from, to := gridSpan(weeks)
-	byDay, total, err := h.calendarPosts(c, d.Team, from, to, loc)
+	byDay, dayTotals, total, err := h.calendarPosts(c, d.Team, from, to, loc, d.View == "month")
 	if err != nil {
 		return d, err
 	}
@@ -126,9 +127,9 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 			if d.View == "week" {
 				entries = nil // in the hour rows
 			}
-			if d.View == "month" && len(entries) > monthCellEntries {
-				cell.More = len(entries) - monthCellEntries
-				entries = entries[:monthCellEntries]
+			if d.View == "month" {
+				entries = entries[:min(len(entries), monthCellEntries)]
+				cell.More = max(0, dayTotals[key]-len(entries))
 			}
 			cell.Entries = entries
 			row = append(row, cell)
@@ -193,15 +194,22 @@ func weekHours(week []calDay, byDay map[string][]calendarview.Entry, today strin
 	return rows
 }
 
-// calendarPosts are the team's posts dated in [from, to), by local day, in time order: one narrow
-// query (publishing.CalendarPosts), whatever the number of posts.
-func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location) (map[string][]calendarview.Entry, int, error) {
-	all, err := h.pub.CalendarPosts(c.Request().Context(), teamID, from, to, calendarMaxPosts)
-	if err != nil {
-		return nil, 0, pageError(err)
+// calendarPosts are the team's posts dated in [from, to), by local day, in time order, with each
+// day's total, in one narrow query whatever the number of posts. The month view (cells) reads the
+// first monthCellEntries of each day and counts the rest; the week view reads them all.
+func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location, cells bool) (map[string][]calendarview.Entry, map[string]int, int, error) {
+	ctx := c.Request().Context()
+	var all []publishing.CalendarPost
+	var err error
+	if cells {
+		all, err = h.pub.CalendarDays(ctx, teamID, from, to, loc, monthCellEntries)
+	} else {
+		all, err = h.pub.CalendarPosts(ctx, teamID, from, to, calendarMaxPosts)
 	}
-	out := map[string][]calendarview.Entry{}
-	n := 0
+	if err != nil {
+		return nil, nil, 0, pageError(err)
+	}
+	out, totals, n := map[string][]calendarview.Entry{}, map[string]int{}, 0
 	for _, p := range all {
 		at := p.PostDate
 		if p.Status == app.PostPosted && p.PostedDate != nil {
@@ -214,12 +222,20 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 		}
 		key := dayKey(at, loc)
 		out[key] = append(out[key], e)
-		n++
+		if p.DayTotal > 0 {
+			if totals[key] == 0 {
+				n += p.DayTotal
+			}
+			totals[key] = p.DayTotal
+		} else {
+			totals[key]++
+			n++
+		}
 	}
 	for k := range out {
 		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].At < out[k][j].At })
 	}
-	return out, n, nil
+	return out, totals, n, nil
 }
 
 // spriteOf is the networks of the entries, each once, in order (the page's mark definitions).
