@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/crier/crier/app"
+	"github.com/crier/crier/app/publishing"
 	calendarview "github.com/crier/crier/views/pages/calendar"
 	"github.com/crier/crier/views/pages/posts"
 )
@@ -24,7 +25,7 @@ const (
 
 	// monthCellEntries is how many posts a month cell lists before "N more".
 	monthCellEntries = 3
-	// calendarMaxPosts bounds the posts one grid loads (pages of app.MaxPageLimit).
+	// calendarMaxPosts bounds the posts one grid loads.
 	calendarMaxPosts = 1000
 )
 
@@ -105,11 +106,12 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 	}
 
 	from, to := gridSpan(weeks)
-	byDay, total, err := h.calendarPosts(c, d.Team, from, to, loc)
+	byDay, dayTotals, total, err := h.calendarPosts(c, d.Team, from, to, loc, d.View == "month")
 	if err != nil {
 		return d, err
 	}
 	d.Total = total
+	d.Sprite = spriteOf(byDay)
 	if d.View == "week" {
 		d.Hours, d.ScrollTo = weekHours(weeks[0], byDay, localDay(ny, nm, nd, loc).Key(), now, loc), workdayStart
 	}
@@ -125,9 +127,9 @@ func (h *Handler) calendarData(c echo.Context) (calendarview.Data, error) {
 			if d.View == "week" {
 				entries = nil // in the hour rows
 			}
-			if d.View == "month" && len(entries) > monthCellEntries {
-				cell.More = len(entries) - monthCellEntries
-				entries = entries[:monthCellEntries]
+			if d.View == "month" {
+				entries = entries[:min(len(entries), monthCellEntries)]
+				cell.More = max(0, dayTotals[key]-len(entries))
 			}
 			cell.Entries = entries
 			row = append(row, cell)
@@ -192,45 +194,66 @@ func weekHours(week []calDay, byDay map[string][]calendarview.Entry, today strin
 	return rows
 }
 
-// calendarPosts are the team's posts dated in [from, to), by local day, in time order.
-func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location) (map[string][]calendarview.Entry, int, error) {
+// calendarPosts are the team's posts dated in [from, to), by local day, in time order, with each
+// day's total, in one narrow query whatever the number of posts. The month view (cells) reads the
+// first monthCellEntries of each day and counts the rest; the week view reads them all.
+func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Time, loc *time.Location, cells bool) (map[string][]calendarview.Entry, map[string]int, int, error) {
 	ctx := c.Request().Context()
-	last := to.Add(-time.Millisecond)
-	f := app.PostFilter{TeamID: teamID, PostDateFrom: &from, PostDateTo: &last, OrderBy: "postDate", Order: "ASC"}
-	var all []app.Post
-	for offset := 0; offset < calendarMaxPosts; offset += app.MaxPageLimit {
-		list, total, err := h.pub.ListPosts(ctx, f, app.Page{Offset: offset, Limit: app.MaxPageLimit})
-		if err != nil {
-			return nil, 0, pageError(err)
-		}
-		all = append(all, list...)
-		if offset+len(list) >= total || len(list) == 0 {
-			break
-		}
+	var all []publishing.CalendarPost
+	var err error
+	if cells {
+		all, err = h.pub.CalendarDays(ctx, teamID, from, to, loc, monthCellEntries)
+	} else {
+		all, err = h.pub.CalendarPosts(ctx, teamID, from, to, calendarMaxPosts)
 	}
-	out := map[string][]calendarview.Entry{}
-	n := 0
+	if err != nil {
+		return nil, nil, 0, pageError(err)
+	}
+	out, totals, n := map[string][]calendarview.Entry{}, map[string]int{}, 0
 	for _, p := range all {
-		if p.Status == app.PostDeleted || !hasDate(p.PostDate) {
-			continue
-		}
-		at := *p.PostDate
+		at := p.PostDate
 		if p.Status == app.PostPosted && p.PostedDate != nil {
 			at = *p.PostedDate
 		}
 		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), At: at.UTC().Format(time.RFC3339), Title: p.Title, Status: string(p.Status),
 			Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
-		for _, t := range postTargets(p) {
-			e.Networks = append(e.Networks, posts.Net{Code: t.Code, Name: t.Name})
+		for _, net := range p.Networks {
+			e.Networks = append(e.Networks, posts.Net{Code: string(net), Name: net.DisplayName()})
 		}
 		key := dayKey(at, loc)
 		out[key] = append(out[key], e)
-		n++
+		if p.DayTotal > 0 {
+			if totals[key] == 0 {
+				n += p.DayTotal
+			}
+			totals[key] = p.DayTotal
+		} else {
+			totals[key]++
+			n++
+		}
 	}
 	for k := range out {
 		sort.SliceStable(out[k], func(i, j int) bool { return out[k][i].At < out[k][j].At })
 	}
-	return out, n, nil
+	return out, totals, n, nil
+}
+
+// spriteOf is the networks of the entries, each once, in order (the page's mark definitions).
+func spriteOf(byDay map[string][]calendarview.Entry) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, es := range byDay {
+		for _, e := range es {
+			for _, n := range e.Networks {
+				if !seen[n.Code] {
+					seen[n.Code] = true
+					out = append(out, n.Code)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // calendarMove serves POST /calendar/move: id and date (YYYY-MM-DD, the month view: the post

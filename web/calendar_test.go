@@ -32,7 +32,7 @@ func TestCalendarPlacesPostsOnLocalDays(t *testing.T) {
 	entry := day.Find(`[data-testid="calendar-entry"]`)
 	require.Equal(t, 1, entry.Length())
 	require.Equal(t, "/posts/"+p.ID, entry.AttrOr("href", ""))
-	require.Equal(t, p.ID, entry.AttrOr("data-drag-id", ""))
+	require.Equal(t, "true", entry.AttrOr("draggable", "")) // calendar.js takes the id from the link
 	require.Contains(t, entry.Text(), "08:30")
 	require.Zero(t, doc.Find(`[data-testid="day-`+strconv.Itoa(year)+`-05-14"] [data-testid="calendar-entry"]`).Length())
 	require.Equal(t, 7, doc.Find(`.calendar__weekday`).Length())
@@ -175,4 +175,64 @@ func TestCalendarMoveKeepsLocalTimeAcrossDST(t *testing.T) {
 	require.Contains(t, rec.Body.String(), "Not moved")
 	rec = b.post(t, "/calendar/move", url.Values{"id": {p.ID}, "date": {"someday"}})
 	require.Equal(t, http.StatusBadRequest, rec.Code)
+}
+
+// A busy day in the month view: its first three posts (of the viewer's local day, in time order)
+// and "N more" for the rest, which opens the day's week; the grid reads no more than it shows.
+func TestCalendarMonthShowsThreeADayAndCountsTheRest(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	b.setTimezone(t, "Asia/Tokyo")
+	team := b.postsTeam(t)
+	year := time.Now().Year() + 1
+	// June 10 in Tokyo runs from 15:00 UTC on June 9: five posts that day, one the day after.
+	for i, h := range []int{20, 15, 23, 2, 9} { // 05:00, 00:00, 08:00, 11:00, 18:00 in Tokyo
+		day := 9
+		if h < 15 {
+			day = 10
+		}
+		b.createPost(t, team.ID, app.PostScheduled, time.Date(year, time.June, day, h, 0, 0, 0, time.UTC), "Post "+strconv.Itoa(i), app.Twitter)
+	}
+	b.createPost(t, team.ID, app.PostScheduled, time.Date(year, time.June, 10, 16, 0, 0, 0, time.UTC), "Next day", app.Twitter)
+
+	doc := parse(t, b.get(t, "/calendar?date="+strconv.Itoa(year)+"-06-01"))
+	day := doc.Find(`[data-testid="day-` + strconv.Itoa(year) + `-06-10"]`)
+	entries := day.Find(`[data-testid="calendar-entry"]`)
+	require.Equal(t, 3, entries.Length())
+	require.Contains(t, entries.Eq(0).Text(), "00:00")
+	require.Contains(t, entries.Eq(1).Text(), "05:00")
+	require.Contains(t, entries.Eq(2).Text(), "08:00")
+	more := day.Find(".calendar__more")
+	require.Equal(t, "2 more", strings.TrimSpace(more.Text()))
+	require.Equal(t, "/calendar?date="+strconv.Itoa(year)+"-06-10&view=week", more.AttrOr("href", ""))
+	next := doc.Find(`[data-testid="day-` + strconv.Itoa(year) + `-06-11"]`)
+	require.Equal(t, 1, next.Find(`[data-testid="calendar-entry"]`).Length())
+	require.Zero(t, next.Find(".calendar__more").Length())
+	// Every network mark references the grid's sprite, which defines it once.
+	require.Equal(t, 1, doc.Find(`symbol#net-TWITTER`).Length())
+	require.Equal(t, 4, doc.Find(`[data-testid="calendar-entry"] use[href="#net-TWITTER"]`).Length())
+}
+
+// A zone PostgreSQL does not know (Go's tzdata is newer, or a fixed offset): the service groups
+// the days itself, with the same answer.
+func TestCalendarDaysInAZonePostgresDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.postsTeam(t)
+	year := time.Now().Year() + 1
+	for i, h := range []int{20, 15, 23, 2, 9, 16} {
+		b.createPost(t, team.ID, app.PostScheduled, time.Date(year, time.June, 9+i/3, h, 0, 0, 0, time.UTC), "Post "+strconv.Itoa(i), app.Twitter)
+	}
+	from, to := time.Date(year, time.June, 1, 0, 0, 0, 0, time.UTC), time.Date(year, time.July, 1, 0, 0, 0, 0, time.UTC)
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	require.NoError(t, err)
+	want, err := b.pub.CalendarDays(b.ctx(t), team.ID, from, to, tokyo, 2)
+	require.NoError(t, err)
+	got, err := b.pub.CalendarDays(b.ctx(t), team.ID, from, to, time.FixedZone("Crier/Nowhere", 9*3600), 2)
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.NotEmpty(t, want)
+	for _, p := range want {
+		require.Positive(t, p.DayTotal)
+	}
 }

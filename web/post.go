@@ -160,8 +160,7 @@ func (h *Handler) listPosts(c echo.Context, review bool) error {
 	for _, p := range list {
 		d.Rows = append(d.Rows, h.postRow(c, p))
 	}
-	rs := app.PostReview
-	if _, queued, err := h.pub.ListPosts(ctx, app.PostFilter{TeamID: f.Team, Status: &rs}, app.Page{Limit: 1}); err == nil {
+	if queued, err := h.pub.CountPosts(ctx, f.Team, app.PostReview); err == nil {
 		d.Queue = queued
 	}
 	if hxTarget(c) == "posts-results" {

@@ -23,13 +23,16 @@
 
   var dragged = null;
 
+  // postID is a dragged entry's post: the last segment of its link (/posts/ID).
+  function postID(e) { return e.getAttribute("href").split("/").pop(); }
+
   document.addEventListener("dragstart", function (ev) {
-    var e = ev.target instanceof Element ? ev.target.closest("[data-drag-id]") : null;
+    var e = ev.target instanceof Element ? ev.target.closest("a[draggable=true]") : null;
     if (!e) return;
     dragged = e;
     e.classList.add("is-dragging");
     ev.dataTransfer.effectAllowed = "move";
-    ev.dataTransfer.setData("text/plain", e.getAttribute("data-drag-id"));
+    ev.dataTransfer.setData("text/plain", postID(e));
   });
 
   document.addEventListener("dragend", function () {
@@ -83,7 +86,7 @@
     ev.preventDefault();
     day.classList.remove("is-over");
     var cal = day.closest("[data-calendar]");
-    var id = dragged.getAttribute("data-drag-id");
+    var id = postID(dragged);
     var date = day.getAttribute("data-day");
     var slot = day.getAttribute("data-slot");
     if (dragged.closest("[data-drop]") === day) return;

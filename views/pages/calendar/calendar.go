@@ -5,7 +5,11 @@
 // Pages take plain values; web computes the grid (DST-safe) and builds every URL.
 package calendar
 
-import "github.com/crier/crier/views/pages/posts"
+import (
+	"strings"
+
+	"github.com/crier/crier/views/pages/posts"
+)
 
 // Grid is the id of the part htmx reloads (navigation, filters, after a move).
 const Grid = "calendar-grid"
@@ -33,6 +37,7 @@ type Data struct {
 	Hours    []HourRow // the week view: a row per wall-clock hour
 	ScrollTo int       // the week view opens scrolled to this hour (working hours)
 	Total    int
+	Sprite   []string // the networks the entries show (components.NetworkSprite)
 	NoTeams  bool
 	Teams0   string
 }
@@ -89,4 +94,21 @@ type Slot struct {
 	Zone    string // "CEST", "CET": only when the hour happens twice
 	Label   string // for assistive technology: "Sunday 25 October 2026, 02:00 CEST"
 	Entries []Entry
+}
+
+// netNames is the networks' names, for a tooltip and assistive technology: "Bluesky, LinkedIn, X".
+func netNames(nets []posts.Net) string {
+	names := make([]string, len(nets))
+	for i, n := range nets {
+		names[i] = n.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// spoken is what an entry says beyond its time and title: its networks and status.
+func spoken(e Entry) string {
+	if len(e.Networks) == 0 {
+		return posts.StatusLabel(e.Status)
+	}
+	return netNames(e.Networks) + ". " + posts.StatusLabel(e.Status)
 }

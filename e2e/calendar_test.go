@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/playwright-community/playwright-go"
+	"github.com/stretchr/testify/require"
+)
+
+// A month with 300 posts in Chromium: three entries a day with their network marks (drawn from
+// the page's one sprite) and "N more", which opens the day's week in place.
+// Screenshots: e2e/screenshots/calendar-busy-month.png, calendar-busy-week.png.
+func TestCalendarBusyMonthJourney(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := b.page
+	expect := playwright.NewPlaywrightAssertions()
+
+	signUpInBrowser(t, b, "Ada", testEmail("ada"), "Lovelace Books")
+	status, team := postsAPI(t, b, "POST", "/api/v1/team", map[string]any{"name": "Lovelace Books"})
+	require.Contains(t, []int{200, 201}, status, team)
+	teamID := team["id"].(string)
+	month := time.Date(time.Now().Year()+1, time.March, 1, 0, 0, 0, 0, time.UTC)
+	// The rows alone (the calendar reads nothing else): 300 posts over the month's days and hours.
+	_, err := b.srv.Pool.Exec(context.Background(), `
+INSERT INTO posts (organization_id, team_id, title, post_date, status, social_account_types, data)
+SELECT t.organization_id, t.id, 'Reading club, part ' || g,
+       $2::timestamptz + ((g % 31) || ' days')::interval + ((8 + g % 10) || ' hours')::interval + ((g * 7 % 60) || ' minutes')::interval,
+       (ARRAY['SCHEDULED','DRAFT','REVIEW','ERROR'])[g % 4 + 1], ARRAY['BLUESKY','LINKEDIN','TWITTER'], '{}'
+FROM teams t, generate_series(1, 300) g WHERE t.id = $1`, teamID, month)
+	require.NoError(t, err)
+
+	_, err = p.Goto("/calendar?date=" + month.Format("2006-01-02"))
+	require.NoError(t, err)
+	day := p.GetByTestId("day-" + month.AddDate(0, 0, 9).Format("2006-01-02"))
+	require.NoError(t, expect.Locator(day.GetByTestId("calendar-entry")).ToHaveCount(3))
+	require.NoError(t, expect.Locator(day.Locator(".calendar__more")).ToHaveText("7 more"))
+	// The marks are drawn: each reference to the sprite has the size of a badge.
+	mark := day.GetByTestId("calendar-entry").First().Locator("svg").First()
+	box, err := mark.BoundingBox()
+	require.NoError(t, err)
+	require.InDelta(t, 16, box.Width, 0.5)
+	require.NoError(t, expect.Locator(day.GetByTestId("calendar-entry").First()).ToContainText("Bluesky, LinkedIn, X."))
+	shot(t, b, "calendar-busy-month", true)
+
+	require.NoError(t, day.Locator(".calendar__more").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/calendar?date="+month.AddDate(0, 0, 9).Format("2006-01-02")+"&view=week"))
+	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--week")).ToBeVisible())
+	require.NoError(t, expect.Locator(p.GetByTestId("calendar-week-body").GetByTestId("calendar-entry").First()).ToBeVisible())
+	shot(t, b, "calendar-busy-week", true)
+}
