@@ -56,6 +56,7 @@ type Service struct {
 	now      func() time.Time
 
 	publishLease time.Duration
+	keys         *keyCache // API keys answered from memory while RunKeyCache runs
 }
 
 // New builds the Service from its dependencies and settings; it fails on a missing dependency or
@@ -79,7 +80,7 @@ func New(deps Deps, opts Options) (*Service, error) {
 		opts.PublishLease = DefaultPublishLease
 	}
 	return &Service{db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
-		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease}, nil
+		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease, keys: newKeyCache()}, nil
 }
 
 func (d Deps) check() error {
