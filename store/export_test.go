@@ -1,0 +1,18 @@
+package store
+
+// The SQL of the hot reads, for explain_test.go (an external test: storetest imports store).
+var (
+	GetAPIKeyForAuthSQL         = getAPIKeyForAuth
+	TouchAPIKeysSQL             = touchAPIKeys
+	ReadPostsOfOrgSQL           = readPostsOfOrg
+	ReadOrgShowVerboseErrorsSQL = readOrgShowVerboseErrors
+	ReadTeamLiveSQL             = readTeamLive
+	ReadPostTargetsSQL          = readPostTargets
+	ReadPostUploadLinksSQL      = readPostUploadLinks
+	ReadPostUploadsSQL          = readPostUploads
+	ReadPostAccountsSQL         = readPostAccounts
+	ReadTeamOfOrgSQL            = readTeamOfOrg
+	ReadLiveOrganizationSQL     = readLiveOrganization
+	ReadOrganizationCreatorSQL  = readOrganizationCreator
+	ReadTeamAccountsSQL         = readTeamAccounts
+)
