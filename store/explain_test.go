@@ -58,7 +58,6 @@ ANALYZE;`)
 		{"ReadTeamLive", store.ReadTeamLiveSQL, []any{team, org}},
 		{"ReadPostTargets", store.ReadPostTargetsSQL, []any{org, posts}},
 		{"ReadPostUploadLinks", store.ReadPostUploadLinksSQL, []any{org, posts}},
-		{"ReadPostUploads", store.ReadPostUploadsSQL, []any{org, posts}},
 		{"ReadPostAccounts", store.ReadPostAccountsSQL, []any{org, posts}},
 		{"ReadTeamOfOrg", store.ReadTeamOfOrgSQL, []any{team, org}},
 		{"ReadLiveOrganization", store.ReadLiveOrganizationSQL, []any{org}},

@@ -9,7 +9,6 @@ var (
 	ReadTeamLiveSQL             = readTeamLive
 	ReadPostTargetsSQL          = readPostTargets
 	ReadPostUploadLinksSQL      = readPostUploadLinks
-	ReadPostUploadsSQL          = readPostUploads
 	ReadPostAccountsSQL         = readPostAccounts
 	ReadTeamOfOrgSQL            = readTeamOfOrg
 	ReadLiveOrganizationSQL     = readLiveOrganization

@@ -7,12 +7,16 @@ package store
 
 import (
 	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 const readOrgShowVerboseErrors = `-- name: ReadOrgShowVerboseErrors :one
 SELECT show_verbose_errors FROM organizations WHERE id = $1
 `
 
+// For a page without posts (nothing else needs it then, but the batch stays the same shape).
 func (q *Queries) ReadOrgShowVerboseErrors(ctx context.Context, id string) (bool, error) {
 	row := q.db.QueryRow(ctx, readOrgShowVerboseErrors, id)
 	var show_verbose_errors bool
@@ -144,8 +148,8 @@ func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams
 }
 
 const readPostUploadLinks = `-- name: ReadPostUploadLinks :many
-SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at FROM post_uploads pu JOIN posts p ON p.id = pu.post_id
-WHERE p.organization_id = $1 AND pu.post_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL
+SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at, u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
+WHERE u.organization_id = $1 AND u.deleted_at IS NULL AND pu.post_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL
 ORDER BY pu.created_at, pu.upload_id
 `
 
@@ -154,53 +158,49 @@ type ReadPostUploadLinksParams struct {
 	PostIds        []string
 }
 
-func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLinksParams) ([]PostUpload, error) {
+type ReadPostUploadLinksRow struct {
+	PostID         string
+	UploadID       string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeletedAt      *time.Time
+	ID             string
+	OrganizationID string
+	TeamID         *string
+	CreatedByID    *string
+	Type           string
+	Mime           string
+	Ext            string
+	Path           string
+	ThumbnailPath  *string
+	IconPath       *string
+	ExternalLink   *string
+	Width          pgtype.Int4
+	Height         pgtype.Int4
+	FileSize       int64
+	VideoLength    pgtype.Float8
+	CreatedAt_2    time.Time
+	UpdatedAt_2    time.Time
+	DeletedAt_2    *time.Time
+	PurgedAt       *time.Time
+}
+
+// The posts' upload links with their live uploads (a link to a deleted upload is not shown).
+func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLinksParams) ([]ReadPostUploadLinksRow, error) {
 	rows, err := q.db.Query(ctx, readPostUploadLinks, arg.OrganizationID, arg.PostIds)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []PostUpload{}
+	items := []ReadPostUploadLinksRow{}
 	for rows.Next() {
-		var i PostUpload
+		var i ReadPostUploadLinksRow
 		if err := rows.Scan(
 			&i.PostID,
 			&i.UploadID,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeletedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const readPostUploads = `-- name: ReadPostUploads :many
-SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at FROM uploads u WHERE u.organization_id = $1 AND u.deleted_at IS NULL
-  AND u.id IN (SELECT pu.upload_id FROM post_uploads pu WHERE pu.post_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL)
-`
-
-type ReadPostUploadsParams struct {
-	OrganizationID string
-	PostIds        []string
-}
-
-// The live uploads the posts use (what UploadsOf answers for the links' ids).
-func (q *Queries) ReadPostUploads(ctx context.Context, arg ReadPostUploadsParams) ([]Upload, error) {
-	rows, err := q.db.Query(ctx, readPostUploads, arg.OrganizationID, arg.PostIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Upload{}
-	for rows.Next() {
-		var i Upload
-		if err := rows.Scan(
 			&i.ID,
 			&i.OrganizationID,
 			&i.TeamID,
@@ -216,9 +216,9 @@ func (q *Queries) ReadPostUploads(ctx context.Context, arg ReadPostUploadsParams
 			&i.Height,
 			&i.FileSize,
 			&i.VideoLength,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
+			&i.CreatedAt_2,
+			&i.UpdatedAt_2,
+			&i.DeletedAt_2,
 			&i.PurgedAt,
 		); err != nil {
 			return nil, err
@@ -233,7 +233,8 @@ func (q *Queries) ReadPostUploads(ctx context.Context, arg ReadPostUploadsParams
 
 const readPostsOfOrg = `-- name: ReadPostsOfOrg :many
 
-SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE organization_id = $1 AND id = ANY($2::uuid[])
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, o.show_verbose_errors AS org_show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+WHERE p.organization_id = $1 AND p.id = ANY($2::uuid[])
 `
 
 type ReadPostsOfOrgParams struct {
@@ -241,17 +242,41 @@ type ReadPostsOfOrgParams struct {
 	Ids            []string
 }
 
+type ReadPostsOfOrgRow struct {
+	ID                   string
+	OrganizationID       string
+	TeamID               string
+	CreatedByID          *string
+	Title                string
+	ReferenceKey         *string
+	PostDate             time.Time
+	PostedDate           *time.Time
+	Status               string
+	SocialAccountTypes   []string
+	Data                 []byte
+	FirstComment         []byte
+	Error                *string
+	ReviewNote           *string
+	RetryCount           int32
+	CountedAt            *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	DeletedAt            *time.Time
+	OrgShowVerboseErrors bool
+}
+
 // The reads behind a post's record (GET post, GET post list), sent together in one round trip by
 // store.ReadPosts. Each is scoped by the organization: the batch runs before the posts are known.
-func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) ([]Post, error) {
+// With the organization's showVerboseErrors, which every record needs (PostWithVerbose).
+func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) ([]ReadPostsOfOrgRow, error) {
 	rows, err := q.db.Query(ctx, readPostsOfOrg, arg.OrganizationID, arg.Ids)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Post{}
+	items := []ReadPostsOfOrgRow{}
 	for rows.Next() {
-		var i Post
+		var i ReadPostsOfOrgRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.OrganizationID,
@@ -272,6 +297,7 @@ func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) 
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeletedAt,
+			&i.OrgShowVerboseErrors,
 		); err != nil {
 			return nil, err
 		}

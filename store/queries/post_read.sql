@@ -2,9 +2,12 @@
 -- store.ReadPosts. Each is scoped by the organization: the batch runs before the posts are known.
 
 -- name: ReadPostsOfOrg :many
-SELECT * FROM posts WHERE organization_id = @organization_id AND id = ANY(@ids::uuid[]);
+-- With the organization's showVerboseErrors, which every record needs (PostWithVerbose).
+SELECT p.*, o.show_verbose_errors AS org_show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+WHERE p.organization_id = @organization_id AND p.id = ANY(@ids::uuid[]);
 
 -- name: ReadOrgShowVerboseErrors :one
+-- For a page without posts (nothing else needs it then, but the batch stays the same shape).
 SELECT show_verbose_errors FROM organizations WHERE id = @id;
 
 -- name: ReadTeamLive :one
@@ -15,14 +18,10 @@ SELECT * FROM publish_targets WHERE organization_id = @organization_id AND post_
 ORDER BY post_id, kind, network;
 
 -- name: ReadPostUploadLinks :many
-SELECT pu.* FROM post_uploads pu JOIN posts p ON p.id = pu.post_id
-WHERE p.organization_id = @organization_id AND pu.post_id = ANY(@post_ids::uuid[]) AND pu.deleted_at IS NULL
+-- The posts' upload links with their live uploads (a link to a deleted upload is not shown).
+SELECT pu.*, u.* FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
+WHERE u.organization_id = @organization_id AND u.deleted_at IS NULL AND pu.post_id = ANY(@post_ids::uuid[]) AND pu.deleted_at IS NULL
 ORDER BY pu.created_at, pu.upload_id;
-
--- name: ReadPostUploads :many
--- The live uploads the posts use (what UploadsOf answers for the links' ids).
-SELECT * FROM uploads u WHERE u.organization_id = @organization_id AND u.deleted_at IS NULL
-  AND u.id IN (SELECT pu.upload_id FROM post_uploads pu WHERE pu.post_id = ANY(@post_ids::uuid[]) AND pu.deleted_at IS NULL);
 
 -- name: ReadPostAccounts :many
 -- The live accounts of the posts' teams (what ListTeamSocialAccounts answers for them).
