@@ -38,11 +38,7 @@ func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.P
 	if err != nil {
 		return nil, app.NotFoundOr(err, "Post", "app: post by reference key")
 	}
-	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &out[0], nil
+	return s.getPost(ctx, pr.OrganizationID, row.ID)
 }
 
 // ListPosts answers a page of a team's posts matching f, with the total.
