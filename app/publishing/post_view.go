@@ -9,15 +9,10 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// postViews builds the records of posts: targets become errors, externalData and (when the
-// organization shows verbose errors) errorsVerbose; links adds uploads and social accounts.
-func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]app.Post, error) {
-	return s.postViewsWith(ctx, q, rows, nil, nil, links)
-}
-
-// postViewsWith is postViews with the posts' targets and the organization's showVerboseErrors
-// already read (nil: read them). It reads statement by statement, on q (a transaction's, when a
-// write answers its record); plain reads use readPostViews, one round trip.
+// postViewsWith builds the records of posts (with links: their uploads and social accounts), given
+// the posts' targets and the organization's showVerboseErrors when already read (nil: read them).
+// It reads statement by statement on q (a transaction's: the worker's outcome); plain reads use
+// readPostViews, one round trip.
 func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, verbose *bool, links bool) ([]app.Post, error) {
 	if len(rows) == 0 {
 		return []app.Post{}, nil
