@@ -135,7 +135,9 @@ func teamIDsOf(rows []store.Post) []string {
 func (s *Service) postUploadLinks(ctx context.Context, links []store.PostUpload, uploads []store.Upload) map[string][]app.PostUploadLink {
 	byID := map[string]*app.Upload{}
 	for _, u := range uploads {
-		byID[u.ID] = s.accounts.UploadFromRow(ctx, u)
+		if byID[u.ID] == nil { // an upload used by several posts of a page comes once per link: sign its URLs once
+			byID[u.ID] = s.accounts.UploadFromRow(ctx, u)
+		}
 	}
 	out := map[string][]app.PostUploadLink{}
 	for _, l := range links {
