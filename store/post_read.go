@@ -102,3 +102,15 @@ func ReadTeam(ctx context.Context, db Batcher, orgID, teamID string) (TeamReads,
 	}
 	return out, nil
 }
+
+// ReadTeamAccounts answers, in one round trip, whether teamID is a live team of the organization
+// and the team's live accounts (what creating a post checks first).
+func ReadTeamAccounts(ctx context.Context, db Batcher, orgID, teamID string) (live bool, accounts []SocialAccount, err error) {
+	b := &pgx.Batch{}
+	b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&live) })
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&accounts))
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return false, nil, fmt.Errorf("store: read team accounts: %w", err)
+	}
+	return live, accounts, nil
+}
