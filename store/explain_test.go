@@ -63,6 +63,8 @@ ANALYZE;`)
 		{"ReadLiveOrganization", store.ReadLiveOrganizationSQL, []any{org}},
 		{"ReadOrganizationCreator", store.ReadOrganizationCreatorSQL, []any{org}},
 		{"ReadTeamAccounts", store.ReadTeamAccountsSQL, []any{org, team}},
+		{"ReadPostForUpdate", store.ReadPostForUpdateSQL, []any{post, org}},
+		{"ReadPostTeamAccounts", store.ReadPostTeamAccountsSQL, []any{org, post}},
 	} {
 		rows, err := pool.Query(ctx, "EXPLAIN "+c.sql, c.args...)
 		if err != nil {

@@ -13,5 +13,7 @@ var (
 	ReadTeamOfOrgSQL            = readTeamOfOrg
 	ReadLiveOrganizationSQL     = readLiveOrganization
 	ReadOrganizationCreatorSQL  = readOrganizationCreator
+	ReadPostForUpdateSQL        = readPostForUpdate
+	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts
 )

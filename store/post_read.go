@@ -114,3 +114,15 @@ func ReadTeamAccounts(ctx context.Context, db Batcher, orgID, teamID string) (li
 	}
 	return live, accounts, nil
 }
+
+// ReadPostForUpdate locks the organization's post id (none: post is empty) and reads its team's
+// live accounts, in one round trip (what editing a post reads first).
+func ReadPostForUpdate(ctx context.Context, db Batcher, orgID, id string) (post []Post, accounts []SocialAccount, err error) {
+	b := &pgx.Batch{}
+	b.Queue(readPostForUpdate, id, orgID).Query(collect(&post))
+	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&accounts))
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, fmt.Errorf("store: read post for update: %w", err)
+	}
+	return post, accounts, nil
+}

@@ -91,6 +91,56 @@ func (q *Queries) ReadPostAccounts(ctx context.Context, arg ReadPostAccountsPara
 	return items, nil
 }
 
+const readPostForUpdate = `-- name: ReadPostForUpdate :many
+SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = $1 AND organization_id = $2 FOR UPDATE
+`
+
+type ReadPostForUpdateParams struct {
+	ID             string
+	OrganizationID string
+}
+
+// PATCH post's first read (store.ReadPostForUpdate), batched with its team's accounts.
+func (q *Queries) ReadPostForUpdate(ctx context.Context, arg ReadPostForUpdateParams) ([]Post, error) {
+	rows, err := q.db.Query(ctx, readPostForUpdate, arg.ID, arg.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Post{}
+	for rows.Next() {
+		var i Post
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.TeamID,
+			&i.CreatedByID,
+			&i.Title,
+			&i.ReferenceKey,
+			&i.PostDate,
+			&i.PostedDate,
+			&i.Status,
+			&i.SocialAccountTypes,
+			&i.Data,
+			&i.FirstComment,
+			&i.Error,
+			&i.ReviewNote,
+			&i.RetryCount,
+			&i.CountedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.DeletedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const readPostTargets = `-- name: ReadPostTargets :many
 SELECT id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at FROM publish_targets WHERE organization_id = $1 AND post_id = ANY($2::uuid[])
 ORDER BY post_id, kind, network
@@ -136,6 +186,73 @@ func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams
 			&i.PostedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const readPostTeamAccounts = `-- name: ReadPostTeamAccounts :many
+SELECT id, organization_id, team_id, type, username, display_name, bio, avatar_url, external_id, provider_page_id, user_username, user_display_name, user_email, user_id, channels, mastodon_server_id, instagram_connection_method, twitter_sub_type, is_tiktok_business_account, disconnected_check_try_at, delete_on, messaging_status, messaging_status_updated_at, messaging_last_error, access_token_enc, refresh_token_enc, secrets_enc, token_expires_at, token_scope, reconnect_required_at, last_error, created_at, updated_at, deleted_at FROM social_accounts sa WHERE sa.organization_id = $1 AND sa.deleted_at IS NULL
+  AND sa.team_id = (SELECT p.team_id FROM posts p WHERE p.id = $2 AND p.organization_id = $1)
+ORDER BY sa.created_at, sa.id
+`
+
+type ReadPostTeamAccountsParams struct {
+	OrganizationID string
+	PostID         string
+}
+
+// The live accounts of a post's team (a post never changes team).
+func (q *Queries) ReadPostTeamAccounts(ctx context.Context, arg ReadPostTeamAccountsParams) ([]SocialAccount, error) {
+	rows, err := q.db.Query(ctx, readPostTeamAccounts, arg.OrganizationID, arg.PostID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SocialAccount{}
+	for rows.Next() {
+		var i SocialAccount
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.TeamID,
+			&i.Type,
+			&i.Username,
+			&i.DisplayName,
+			&i.Bio,
+			&i.AvatarUrl,
+			&i.ExternalID,
+			&i.ProviderPageID,
+			&i.UserUsername,
+			&i.UserDisplayName,
+			&i.UserEmail,
+			&i.UserID,
+			&i.Channels,
+			&i.MastodonServerID,
+			&i.InstagramConnectionMethod,
+			&i.TwitterSubType,
+			&i.IsTiktokBusinessAccount,
+			&i.DisconnectedCheckTryAt,
+			&i.DeleteOn,
+			&i.MessagingStatus,
+			&i.MessagingStatusUpdatedAt,
+			&i.MessagingLastError,
+			&i.AccessTokenEnc,
+			&i.RefreshTokenEnc,
+			&i.SecretsEnc,
+			&i.TokenExpiresAt,
+			&i.TokenScope,
+			&i.ReconnectRequiredAt,
+			&i.LastError,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.DeletedAt,
 		); err != nil {
 			return nil, err
 		}

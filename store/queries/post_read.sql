@@ -28,3 +28,13 @@ ORDER BY pu.created_at, pu.upload_id;
 SELECT * FROM social_accounts sa WHERE sa.organization_id = @organization_id AND sa.deleted_at IS NULL
   AND sa.team_id IN (SELECT p.team_id FROM posts p WHERE p.organization_id = @organization_id AND p.id = ANY(@post_ids::uuid[]))
 ORDER BY sa.created_at, sa.id;
+
+-- name: ReadPostForUpdate :many
+-- PATCH post's first read (store.ReadPostForUpdate), batched with its team's accounts.
+SELECT * FROM posts WHERE id = @id AND organization_id = @organization_id FOR UPDATE;
+
+-- name: ReadPostTeamAccounts :many
+-- The live accounts of a post's team (a post never changes team).
+SELECT * FROM social_accounts sa WHERE sa.organization_id = @organization_id AND sa.deleted_at IS NULL
+  AND sa.team_id = (SELECT p.team_id FROM posts p WHERE p.id = @post_id AND p.organization_id = @organization_id)
+ORDER BY sa.created_at, sa.id;
