@@ -12,7 +12,7 @@ export PLAYWRIGHT_DRIVER_PATH ?= $(CURDIR)/.data/playwright-driver
 help:
 	@echo "make run              serve Crier at http://127.0.0.1:8080 with the sandbox networks"
 	@echo "make test             the whole suite: unit, integration (PostgreSQL, River) and e2e (Chromium)"
-	@echo "make bench            benchmarks"
+	@echo "make bench            the API against a bare Echo+pgx handler: a table of req/s, p50, p99, ratios"
 	@echo "make generate         regenerate templ, sqlc and the API server from their sources"
 	@echo "make check-generated  fail if committed generated code is stale or go.mod is not tidy"
 	@echo "make lint             gofmt and go vet"
@@ -41,8 +41,10 @@ test-unit:
 e2e-deps:
 	@scripts/e2e-deps.sh
 
+## bench: the API table (bench/, README "Performance"): about a minute; CRIER_BENCH_ROW and
+## CRIER_BENCH_RATE_FOR lengthen it. The publishing bench: go test -run '^$$' -bench Publish ./server/
 bench:
-	go test -run '^$$' -bench . -benchmem ./...
+	go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 10m ./bench/
 
 $(SQLC):
 	go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)

@@ -50,32 +50,46 @@ func newAPIKeySecret() (key, prefix string, hash []byte, err error) {
 }
 
 // AuthenticateAPIKey resolves an x-api-key secret to the principal of its creator's membership.
-// Keys of revoked, suspended, deleted or API-disabled organizations are refused.
+// Keys of revoked, suspended, deleted or API-disabled organizations are refused. While RunKeyCache
+// runs, a key seen in the last KeyCacheTTL is answered from memory (keycache.go says why that is
+// safe) and lastUsedAt is written in the background.
 func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (*Principal, error) {
 	invalid := Errorf(EUnauthorized, "Invalid API key")
 	rest, ok := strings.CutPrefix(key, apiKeyScheme)
 	if !ok || len(rest) < 10 || rest[8] != '_' {
 		return nil, invalid
 	}
-	row, err := s.q.GetAPIKeyForAuth(ctx, rest[:8])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, invalid
-	}
-	if err != nil {
-		return nil, fmt.Errorf("app: authenticate key: %w", err)
-	}
+	prefix, now := rest[:8], s.now()
 	sum := sha256.Sum256([]byte(key))
-	if subtle.ConstantTimeCompare(sum[:], row.SecretHash) != 1 {
+	e, hit, gen, cached := s.keys.get(prefix, now)
+	if !hit {
+		row, err := s.q.GetAPIKeyForAuth(ctx, prefix)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil, invalid
+		}
+		if err != nil {
+			return nil, fmt.Errorf("app: authenticate key: %w", err)
+		}
+		e = keyEntry{hash: row.SecretHash, lastUsed: row.LastUsedAt, expires: now.Add(KeyCacheTTL),
+			p: Principal{UserID: row.UserID, OrganizationID: row.OrganizationID, MembershipID: row.MembershipID,
+				Role: Role(row.Role), APIKeyID: row.ID, ActorName: row.Name}}
+		if cached {
+			s.keys.put(prefix, e, gen)
+		}
+	}
+	if subtle.ConstantTimeCompare(sum[:], e.hash) != 1 {
 		return nil, invalid
 	}
-	// lastUsedAt is kept to the minute: the update writes only when the stored value is older.
-	if row.LastUsedAt == nil || s.now().Sub(*row.LastUsedAt) > time.Minute {
-		if err := s.q.TouchAPIKey(ctx, row.ID); err != nil {
+	if cached {
+		s.keys.touch(prefix, now)
+	} else if e.lastUsed == nil || now.Sub(*e.lastUsed) > time.Minute {
+		// lastUsedAt is kept to the minute: the update writes only when the stored value is older.
+		if err := s.q.TouchAPIKey(ctx, e.p.APIKeyID); err != nil {
 			s.log.WarnContext(ctx, "app: touch api key", "err", err)
 		}
 	}
-	return &Principal{UserID: row.UserID, OrganizationID: row.OrganizationID, MembershipID: row.MembershipID,
-		Role: Role(row.Role), APIKeyID: row.ID, ActorName: row.Name}, nil
+	p := e.p
+	return &p, nil
 }
 
 // ListAPIKeys answers the caller's organization's keys, newest first, filtered by name.
@@ -151,6 +165,7 @@ func (s *Service) RollAPIKey(ctx context.Context, id string) (*APIKeyWithSecret,
 		out = &APIKeyWithSecret{APIKey: apiKeyFromRow(row), Key: key}
 		return s.Audit(ctx, tx, AuditBy(p, AuditItem{Action: "api_key.rolled", TargetType: "api_key", TargetID: row.ID}))
 	})
+	s.keys.forgetOrg(p.OrganizationID) // here at once; other instances on the trigger's NOTIFY
 	return out, err
 }
 
@@ -160,6 +175,7 @@ func (s *Service) DeleteAPIKey(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer s.keys.forgetOrg(p.OrganizationID) // here at once; other instances on the trigger's NOTIFY
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err := s.q.WithTx(tx).RevokeAPIKey(ctx, store.RevokeAPIKeyParams{ID: id, OrganizationID: p.OrganizationID})
 		if err != nil {

@@ -60,6 +60,7 @@ func (s *Service) UpdateMemberRole(ctx context.Context, id string, role Role) (*
 			Issue{Code: IssueInvalidEnumValue, Message: "Invalid enum value. Expected 'OWNER' | 'ADMIN' | 'MEMBER', received '" + string(role) + "'", Path: []any{"role"}})
 	}
 	var out Member
+	defer s.keys.forgetOrg(p.OrganizationID) // the keys acting as the member (keycache.go)
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		m, err := q.GetMember(ctx, store.GetMemberParams{ID: id, OrganizationID: p.OrganizationID})
@@ -88,6 +89,7 @@ func (s *Service) RemoveMember(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	defer s.keys.forgetOrg(p.OrganizationID) // the keys acting as the member (keycache.go)
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		m, err := q.GetMember(ctx, store.GetMemberParams{ID: id, OrganizationID: p.OrganizationID})

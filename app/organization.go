@@ -271,6 +271,7 @@ func (s *Service) DeleteOrganization(ctx context.Context, confirmName string) er
 	if err != nil {
 		return err
 	}
+	defer s.keys.forgetOrg(p.OrganizationID) // its keys (keycache.go)
 	return store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		o, err := q.GetOrganization(ctx, p.OrganizationID)

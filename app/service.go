@@ -65,6 +65,7 @@ type Service struct {
 	rateLimits *rateLimitCache
 
 	publishLease time.Duration
+	keys         *keyCache // API keys answered from memory while RunKeyCache runs
 }
 
 // New builds the Service from its dependencies and settings; it fails on a missing dependency or
@@ -92,7 +93,7 @@ func New(deps Deps, opts Options) (*Service, error) {
 	}
 	return &Service{obs: deps.Observer, db: deps.DB, q: store.New(deps.DB), jobs: deps.Jobs, mailer: deps.Mailer, networks: networks, hooks: hooks,
 		uploads: newUploadDeps(deps.Storage, opts.Uploads), log: deps.Log, opts: opts, now: opts.Now, publishLease: opts.PublishLease,
-		attempts: newAttemptThrottles(opts.Now), rateLimits: &rateLimitCache{orgs: map[string]cachedPolicy{}}}, nil
+		attempts: newAttemptThrottles(opts.Now), rateLimits: &rateLimitCache{orgs: map[string]cachedPolicy{}}, keys: newKeyCache()}, nil
 }
 
 func (d Deps) check() error {

@@ -168,19 +168,29 @@ func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
 	if err != nil {
 		return nil, err
 	}
-	row, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: id, OrganizationID: pr.OrganizationID})
+	// One round trip: what organizationAndOwner and teamSocialAccounts read, batched with the team.
+	r, err := store.ReadTeam(ctx, s.db, pr.OrganizationID, id)
 	if err != nil {
-		return nil, NotFoundOr(err, "Team", "app: get team")
+		return nil, NotFoundOr(err, "Team", "app: get team") // not a uuid: 404
 	}
-	org, owner, err := s.organizationAndOwner(ctx, s.db, pr.OrganizationID)
-	if err != nil {
-		return nil, err
+	if len(r.Team) == 0 {
+		return nil, NotFound("Team")
 	}
-	accounts, err := s.teamSocialAccounts(ctx, pr.OrganizationID, []string{row.ID})
-	if err != nil {
-		return nil, err
+	if len(r.Organization) == 0 {
+		return nil, NotFound("Organization")
 	}
-	return &TeamDetail{Team: teamFromRow(row), Organization: org, CreatedBy: owner, SocialAccounts: accounts[row.ID]}, nil
+	o := r.Organization[0]
+	// A deleted creator is still the creator: shown by id, without failing the read.
+	owner := OrgOwner{User: User{ID: o.CreatedByID}}
+	if len(r.Creator) > 0 {
+		u := r.Creator[0]
+		owner = OrgOwner{User: userFromRow(u), UpdatedAt: u.UpdatedAt, DeletedAt: u.DeletedAt}
+	}
+	var accounts []SocialAccount
+	for _, a := range r.Accounts {
+		accounts = append(accounts, SocialAccountFromRow(a))
+	}
+	return &TeamDetail{Team: teamFromRow(r.Team[0]), Organization: organizationFromRow(o), CreatedBy: owner, SocialAccounts: accounts}, nil
 }
 
 // UpdateTeam renames a team or changes its avatar (an empty avatarUrl removes it).

@@ -380,7 +380,7 @@ func TestPagesBench(t *testing.T) {
 		if p.maxBytes > 0 {
 			target += fmt.Sprintf(", ≤ %d KB", p.maxBytes/1000)
 		}
-		fmt.Fprintf(&out, "| %s | %s | %s | %s | %.1f KB | %d | %s |\n", p.name, target, ms(p50), ms(p95), float64(size)/1000, queries, yes(met))
+		fmt.Fprintf(&out, "| %s | %s | %s | %s | %.1f KB | %d | %s |\n", p.name, target, msText(p50), msText(p95), float64(size)/1000, queries, yes(met))
 		if !met {
 			missed = append(missed, p.name)
 		}
@@ -391,7 +391,7 @@ func TestPagesBench(t *testing.T) {
 	}
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+func msText(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
 func yes(b bool) string {
 	if b {

@@ -153,6 +153,12 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		}()
 		s.log.Info("serving", "addr", ln.Addr().String(), "base_url", s.Config.BaseURL)
 	}
+	keysDone := make(chan struct{})
+	if s.Echo != nil {
+		go func() { defer close(keysDone); s.Service.RunKeyCache(ctx, s.Pool) }()
+	} else {
+		close(keysDone)
+	}
 	if s.working {
 		if err := s.River.Start(context.WithoutCancel(ctx)); err != nil {
 			return fmt.Errorf("server: start river: %w", err)
@@ -183,6 +189,7 @@ func (s *Server) Run(ctx context.Context, ln net.Listener) error {
 		}
 		cancel()
 	}
+	<-keysDone // its last lastUsedAt flush, before the pool closes
 	return runErr
 }
 

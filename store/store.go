@@ -91,6 +91,7 @@ type Beginner interface {
 type DB interface {
 	DBTX
 	Beginner
+	Batcher // several statements in one round trip (post_read.go)
 }
 
 // InTx runs fn in a transaction on db, committing when fn returns nil and rolling back otherwise.

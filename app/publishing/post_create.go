@@ -26,13 +26,14 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 	var postID string
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		if _, err := q.GetTeam(ctx, store.GetTeamParams{ID: p.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-			return app.NotFoundOr(err, "Team", "app: create post")
-		}
-		accounts, _, err := s.teamAccounts(ctx, q, pr.OrganizationID, p.TeamID)
+		live, rows, err := store.ReadTeamAccounts(ctx, tx, pr.OrganizationID, p.TeamID) // one round trip for both
 		if err != nil {
-			return err
+			return app.NotFoundOr(err, "Team", "app: create post") // not a uuid: 404
 		}
+		if !live {
+			return app.NotFound("Team")
+		}
+		accounts, _ := accountsByNetwork(rows)
 		if err := s.checkPost(ctx, q, pr.OrganizationID, p.TeamID, in, accounts); err != nil {
 			return err
 		}

@@ -127,12 +127,18 @@ func (s *Service) teamAccounts(ctx context.Context, q *store.Queries, orgID, tea
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: team accounts: %w", err)
 	}
+	out, raw := accountsByNetwork(rows)
+	return out, raw, nil
+}
+
+// accountsByNetwork indexes a team's live accounts (at most one per network) by network.
+func accountsByNetwork(rows []store.SocialAccount) (map[app.Network]*app.SocialAccount, map[app.Network]store.SocialAccount) {
 	out, raw := map[app.Network]*app.SocialAccount{}, map[app.Network]store.SocialAccount{}
 	for _, r := range rows {
 		a := app.SocialAccountFromRow(r)
 		out[a.Type], raw[a.Type] = &a, r
 	}
-	return out, raw, nil
+	return out, raw
 }
 
 // checkQuotas refuses (403) a post that would pass the plan's monthly posts or an account's daily

@@ -2,7 +2,6 @@ package publishing
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
@@ -19,13 +18,12 @@ func (s *Service) GetPost(ctx context.Context, id string) (*app.Post, error) {
 }
 
 func (s *Service) getPost(ctx context.Context, orgID, id string) (*app.Post, error) {
-	row, err := s.q.GetPost(ctx, store.GetPostParams{ID: id, OrganizationID: orgID})
+	out, _, err := s.readPostViews(ctx, orgID, []string{id}, "")
 	if err != nil {
-		return nil, app.NotFoundOr(err, "Post", "app: get post")
+		return nil, app.NotFoundOr(err, "Post", "app: get post") // not a uuid: 404
 	}
-	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
-	if err != nil {
-		return nil, err
+	if len(out) == 0 {
+		return nil, app.NotFound("Post")
 	}
 	return &out[0], nil
 }
@@ -40,11 +38,7 @@ func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.P
 	if err != nil {
 		return nil, app.NotFoundOr(err, "Post", "app: post by reference key")
 	}
-	out, err := s.postViews(ctx, s.q, []store.Post{row}, true)
-	if err != nil {
-		return nil, err
-	}
-	return &out[0], nil
+	return s.getPost(ctx, pr.OrganizationID, row.ID)
 }
 
 // ListPosts answers a page of a team's posts matching f, with the total.
@@ -56,9 +50,8 @@ func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page
 	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
-	if _, err := s.q.GetTeam(ctx, store.GetTeamParams{ID: f.TeamID, OrganizationID: pr.OrganizationID}); err != nil {
-		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
-	}
+	// Two round trips: the page's ids, then the posts with everything they show and the team's
+	// check (a page of a deleted or foreign team is empty, so its 404 loses nothing by coming second).
 	lf := store.PostListFilter{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
 		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
 	if f.Status != nil {
@@ -67,23 +60,14 @@ func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page
 	}
 	ids, total, err := store.ListPostIDs(ctx, s.db, lf)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
 	}
-	if len(ids) == 0 {
-		return []app.Post{}, total, nil
-	}
-	rows, err := s.q.GetPostsByIDs(ctx, ids)
+	out, live, err := s.readPostViews(ctx, pr.OrganizationID, ids, f.TeamID)
 	if err != nil {
-		return nil, 0, fmt.Errorf("app: list posts: %w", err)
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
 	}
-	byID := map[string]store.Post{}
-	for _, r := range rows {
-		byID[r.ID] = r
+	if !live {
+		return nil, 0, app.NotFound("Team")
 	}
-	ordered := make([]store.Post, 0, len(ids))
-	for _, id := range ids {
-		ordered = append(ordered, byID[id])
-	}
-	out, err := s.postViews(ctx, s.q, ordered, true)
-	return out, total, err
+	return out, total, nil
 }

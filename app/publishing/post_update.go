@@ -20,10 +20,15 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (
 	}
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
-		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
+		// The post, locked, and its team's accounts in one round trip.
+		locked, teamRows, err := store.ReadPostForUpdate(ctx, tx, pr.OrganizationID, id)
 		if err != nil {
-			return app.NotFoundOr(err, "Post", "app: update post")
+			return app.NotFoundOr(err, "Post", "app: update post") // not a uuid: 404
 		}
+		if len(locked) == 0 {
+			return app.NotFound("Post")
+		}
+		row := locked[0]
 		switch st := app.PostStatus(row.Status); {
 		case st.Editable():
 		case st == app.PostDeleted:
@@ -38,10 +43,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (
 			return err
 		}
 		in.keepDate = p.PostDate == nil && in.status == app.PostStatus(row.Status)
-		accounts, _, err := s.teamAccounts(ctx, q, pr.OrganizationID, row.TeamID)
-		if err != nil {
-			return err
-		}
+		accounts, _ := accountsByNetwork(teamRows)
 		if err := s.checkPost(ctx, q, pr.OrganizationID, row.TeamID, in, accounts); err != nil {
 			return err
 		}

@@ -9,77 +9,114 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// postViews builds the records of posts: targets become errors, externalData and (when the
-// organization shows verbose errors) errorsVerbose; links adds uploads and social accounts.
-func (s *Service) postViews(ctx context.Context, q *store.Queries, rows []store.Post, links bool) ([]app.Post, error) {
-	return s.postViewsWith(ctx, q, rows, nil, nil, links)
-}
-
-// postViewsWith is postViews with the posts' targets and the organization's showVerboseErrors
-// already read (nil: read them).
+// postViewsWith builds the records of posts (with links: their uploads and social accounts), given
+// the posts' targets and the organization's showVerboseErrors when already read (nil: read them).
+// It reads statement by statement on q (a transaction's: the worker's outcome); plain reads use
+// readPostViews, one round trip.
 func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []store.Post, targets []store.PublishTarget, verbose *bool, links bool) ([]app.Post, error) {
 	if len(rows) == 0 {
 		return []app.Post{}, nil
 	}
-	var err error
+	r := store.PostReads{Targets: targets}
 	if verbose == nil {
 		org, err := q.GetOrganization(ctx, rows[0].OrganizationID)
 		if err != nil {
 			return nil, app.NotFoundOr(err, "Organization", "app: post view")
 		}
-		verbose = &org.ShowVerboseErrors
+		r.ShowVerboseErrors = org.ShowVerboseErrors
+	} else {
+		r.ShowVerboseErrors = *verbose
 	}
 	ids := make([]string, len(rows))
-	for i, r := range rows {
-		ids[i] = r.ID
+	for i, row := range rows {
+		ids[i] = row.ID
 	}
+	var err error
 	if targets == nil {
-		if targets, err = q.ListPostTargets(ctx, ids); err != nil {
+		if r.Targets, err = q.ListPostTargets(ctx, ids); err != nil {
 			return nil, fmt.Errorf("app: post targets: %w", err)
 		}
 	}
+	if links {
+		if r.UploadLinks, err = q.ListPostUploadLinks(ctx, ids); err != nil {
+			return nil, fmt.Errorf("app: post uploads: %w", err)
+		}
+		if len(r.UploadLinks) > 0 {
+			upIDs := make([]string, 0, len(r.UploadLinks))
+			for _, l := range r.UploadLinks {
+				upIDs = append(upIDs, l.UploadID)
+			}
+			if r.Uploads, err = q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: rows[0].OrganizationID, Ids: upIDs}); err != nil {
+				return nil, fmt.Errorf("app: post uploads: %w", err)
+			}
+		}
+		if r.Accounts, err = q.ListTeamSocialAccounts(ctx, store.ListTeamSocialAccountsParams{OrganizationID: rows[0].OrganizationID, TeamIds: teamIDsOf(rows)}); err != nil {
+			return nil, fmt.Errorf("app: post accounts: %w", err)
+		}
+	}
+	return s.buildPostViews(ctx, rows, r, links), nil
+}
+
+// readPostViews answers the records of the organization's posts among ids, in the order of ids
+// (absent ones left out), reading everything in one round trip (store.ReadPosts). teamID, when
+// set, must be a live team of the organization: live reports it.
+func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string, teamID string) (views []app.Post, live bool, err error) {
+	r, err := store.ReadPosts(ctx, s.db, orgID, ids, true, teamID)
+	if err != nil {
+		return nil, false, err
+	}
+	byID := make(map[string]store.Post, len(r.Posts))
+	for _, p := range r.Posts {
+		byID[p.ID] = p
+	}
+	rows := make([]store.Post, 0, len(ids))
+	for _, id := range ids {
+		if p, ok := byID[id]; ok {
+			rows = append(rows, p)
+		}
+	}
+	return s.buildPostViews(ctx, rows, r, true), r.TeamLive, nil
+}
+
+// buildPostViews makes the records: targets become errors, externalData and (when the organization
+// shows verbose errors) errorsVerbose; with links, uploads and social accounts.
+func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store.PostReads, links bool) []app.Post {
 	byPost := map[string][]store.PublishTarget{}
-	for _, t := range targets {
+	for _, t := range r.Targets {
 		byPost[*t.PostID] = append(byPost[*t.PostID], t)
 	}
 	var upLinks map[string][]app.PostUploadLink
 	var accounts map[string]app.SocialAccount
 	if links {
-		if upLinks, err = s.postUploadLinks(ctx, q, rows[0].OrganizationID, ids); err != nil {
-			return nil, err
-		}
-		accs, err := q.ListTeamSocialAccounts(ctx, store.ListTeamSocialAccountsParams{OrganizationID: rows[0].OrganizationID, TeamIds: teamIDsOf(rows)})
-		if err != nil {
-			return nil, fmt.Errorf("app: post accounts: %w", err)
-		}
+		upLinks = s.postUploadLinks(ctx, r.UploadLinks, r.Uploads)
 		accounts = map[string]app.SocialAccount{}
-		for _, a := range accs {
+		for _, a := range r.Accounts {
 			accounts[a.ID] = app.SocialAccountFromRow(a)
 		}
 	}
 	out := make([]app.Post, len(rows))
-	for i, r := range rows {
-		p := postFromRow(r)
-		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[r.ID], app.TargetPost, *verbose)
+	for i, row := range rows {
+		p := postFromRow(row)
+		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[row.ID], app.TargetPost, r.ShowVerboseErrors)
 		if links {
-			p.Uploads = upLinks[r.ID]
+			p.Uploads = upLinks[row.ID]
 			if p.Uploads == nil {
 				p.Uploads = []app.PostUploadLink{}
 			}
 			p.SocialAccounts = []app.PostSocialAccountLink{}
-			for _, t := range byPost[r.ID] {
+			for _, t := range byPost[row.ID] {
 				if t.Kind != app.TargetPost || t.SocialAccountID == nil {
 					continue
 				}
 				if a, ok := accounts[*t.SocialAccountID]; ok {
-					p.SocialAccounts = append(p.SocialAccounts, app.PostSocialAccountLink{PostID: r.ID, SocialAccountID: a.ID,
+					p.SocialAccounts = append(p.SocialAccounts, app.PostSocialAccountLink{PostID: row.ID, SocialAccountID: a.ID,
 						CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt, SocialAccount: a})
 				}
 			}
 		}
 		out[i] = p
 	}
-	return out, nil
+	return out
 }
 
 func teamIDsOf(rows []store.Post) []string {
@@ -94,25 +131,13 @@ func teamIDsOf(rows []store.Post) []string {
 	return out
 }
 
-func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID string, postIDs []string) (map[string][]app.PostUploadLink, error) {
-	links, err := q.ListPostUploadLinks(ctx, postIDs)
-	if err != nil {
-		return nil, fmt.Errorf("app: post uploads: %w", err)
-	}
-	if len(links) == 0 {
-		return map[string][]app.PostUploadLink{}, nil
-	}
-	ids := make([]string, 0, len(links))
-	for _, l := range links {
-		ids = append(ids, l.UploadID)
-	}
-	ups, err := q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
-	if err != nil {
-		return nil, fmt.Errorf("app: post uploads: %w", err)
-	}
+// postUploadLinks joins the posts' upload links to their live uploads, by post.
+func (s *Service) postUploadLinks(ctx context.Context, links []store.PostUpload, uploads []store.Upload) map[string][]app.PostUploadLink {
 	byID := map[string]*app.Upload{}
-	for _, u := range ups {
-		byID[u.ID] = s.accounts.UploadFromRow(ctx, u)
+	for _, u := range uploads {
+		if byID[u.ID] == nil { // an upload used by several posts of a page comes once per link: sign its URLs once
+			byID[u.ID] = s.accounts.UploadFromRow(ctx, u)
+		}
 	}
 	out := map[string][]app.PostUploadLink{}
 	for _, l := range links {
@@ -121,7 +146,7 @@ func (s *Service) postUploadLinks(ctx context.Context, q *store.Queries, orgID s
 				UpdatedAt: l.UpdatedAt, DeletedAt: l.DeletedAt, Upload: *u})
 		}
 	}
-	return out, nil
+	return out
 }
 
 func postFromRow(r store.Post) app.Post {

@@ -1,0 +1,99 @@
+package server_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/server"
+	"github.com/crier/crier/server/servertest"
+)
+
+// tripCounter counts round trips to PostgreSQL (n): each statement sent alone, each batch (however
+// many statements it pipelines) once; and statements (stmts), what PostgreSQL's backends execute.
+type tripCounter struct{ n, stmts atomic.Int64 }
+
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	c.n.Add(1)
+	c.stmts.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+func (c *tripCounter) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+func (c *tripCounter) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {
+	c.stmts.Add(1)
+}
+func (c *tripCounter) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+// tracedInstance runs another Crier on srv's database whose pool counts its round trips.
+func tracedInstance(t *testing.T, srv *servertest.Server) (string, *tripCounter) {
+	t.Helper()
+	counter := &tripCounter{}
+	cfg := srv.Pool.Config().Copy()
+	cfg.ConnConfig.Tracer = counter
+	cfg.MaxConns = 2
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
+	require.NoError(t, err)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	b, err := server.New(ctx, srv.Config, server.Options{HTTP: true, Pool: pool, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx, ln) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done); pool.Close() })
+	return "http://" + ln.Addr().String(), counter
+}
+
+// The API's hot calls make few round trips to PostgreSQL, whatever the load: the key is answered
+// from memory (its lastUsedAt written in the background), a post's record (targets, uploads,
+// accounts) is read in one batch. Before: GET post made 6 in a row, list 8, team 5, POST and PATCH 15.
+func TestAPIRoundTrips(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Trips")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"T","postDate":"`+soon(time.Hour)+`","status":"DRAFT",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"x"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	base, trips := tracedInstance(t, srv)
+
+	calls := []struct {
+		name, method, path, body string
+		max                      int64
+	}{
+		{"GET post", http.MethodGet, "/api/v1/post/" + p.ID, "", 1},
+		{"GET post list", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 2},
+		{"GET team", http.MethodGet, "/api/v1/team/" + team, "", 1},
+		{"POST post (DRAFT)", http.MethodPost, "/api/v1/post", `{"teamId":"` + team + `","title":"T2","postDate":"` + soon(time.Hour) + `","status":"DRAFT",
+			"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"x"}}}`, 9},
+		{"PATCH post", http.MethodPatch, "/api/v1/post/" + p.ID, `{"title":"Renamed"}`, 9},
+	}
+	for _, c := range calls { // warm: the key cache and each connection's prepared statements
+		res, body := do(t, c.method, base+c.path, c.body, "x-api-key", key)
+		require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	}
+	time.Sleep(1500 * time.Millisecond) // the key's lastUsedAt flush happens now, not in a count
+	for _, c := range calls {
+		trips.n.Store(0)
+		trips.stmts.Store(0)
+		res, body := do(t, c.method, base+c.path, c.body, "x-api-key", key)
+		require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+		got := trips.n.Load()
+		t.Logf("%s: %d round trips, %d statements", c.name, got, trips.stmts.Load())
+		require.LessOrEqual(t, got, c.max, c.name)
+	}
+}

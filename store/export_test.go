@@ -1,0 +1,19 @@
+package store
+
+// The SQL of the hot reads, for explain_test.go (an external test: storetest imports store).
+var (
+	GetAPIKeyForAuthSQL         = getAPIKeyForAuth
+	TouchAPIKeysSQL             = touchAPIKeys
+	ReadPostsOfOrgSQL           = readPostsOfOrg
+	ReadOrgShowVerboseErrorsSQL = readOrgShowVerboseErrors
+	ReadTeamLiveSQL             = readTeamLive
+	ReadPostTargetsSQL          = readPostTargets
+	ReadPostUploadLinksSQL      = readPostUploadLinks
+	ReadPostAccountsSQL         = readPostAccounts
+	ReadTeamOfOrgSQL            = readTeamOfOrg
+	ReadLiveOrganizationSQL     = readLiveOrganization
+	ReadOrganizationCreatorSQL  = readOrganizationCreator
+	ReadPostForUpdateSQL        = readPostForUpdate
+	ReadPostTeamAccountsSQL     = readPostTeamAccounts
+	ReadTeamAccountsSQL         = readTeamAccounts
+)

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Batcher sends several statements in one round trip (a pool, a connection or a transaction).
+type Batcher interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+}
+
+// PostReads is what posts' records are built from.
+type PostReads struct {
+	Posts             []Post // in no particular order; absent ids are not there
+	ShowVerboseErrors bool
+	TeamLive          bool // TeamID of the call is a live team of the organization (when asked)
+	Targets           []PublishTarget
+	UploadLinks       []PostUpload // links to live uploads only, in order
+	Uploads           []Upload     // those uploads
+	Accounts          []SocialAccount
+}
+
+// The rows of the joined reads, scanned by position into the models they are made of.
+type postWithVerbose struct {
+	Post
+	ShowVerboseErrors bool
+}
+
+type linkWithUpload struct {
+	PostUpload
+	Upload
+}
+
+// ReadPosts reads the organization's posts among ids with their targets and, with links, their
+// upload links, uploads and their teams' accounts — the queries of post_read.sql, pipelined in one
+// batch: one round trip and four statements instead of six round trips. teamID, when set, is
+// checked to be a live team of the organization (TeamLive).
+func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string) (PostReads, error) {
+	var out PostReads
+	var posts []postWithVerbose
+	var ups []linkWithUpload
+	b := &pgx.Batch{}
+	b.Queue(readPostsOfOrg, orgID, ids).Query(collect(&posts))
+	if len(ids) == 0 {
+		b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
+	}
+	if teamID != "" {
+		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
+	}
+	b.Queue(readPostTargets, orgID, ids).Query(collect(&out.Targets))
+	if links {
+		b.Queue(readPostUploadLinks, orgID, ids).Query(collect(&ups))
+		b.Queue(readPostAccounts, orgID, ids).Query(collect(&out.Accounts))
+	}
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
+	}
+	for _, p := range posts {
+		out.Posts, out.ShowVerboseErrors = append(out.Posts, p.Post), p.ShowVerboseErrors
+	}
+	for _, l := range ups {
+		out.UploadLinks, out.Uploads = append(out.UploadLinks, l.PostUpload), append(out.Uploads, l.Upload)
+	}
+	return out, nil
+}
+
+// collect scans every row into a model by column position: the queries select * of the model's
+// table(s), whose columns sqlc's models follow in order (embedded models are flattened).
+func collect[T any](into *[]T) func(pgx.Rows) error {
+	return func(rows pgx.Rows) error {
+		got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[T])
+		if err != nil {
+			return err
+		}
+		*into = got
+		return nil
+	}
+}
+
+// TeamReads is what GET team's record is built from; a slice is empty when its row is absent.
+type TeamReads struct {
+	Team         []Team
+	Organization []Organization
+	Creator      []User
+	Accounts     []SocialAccount
+}
+
+// ReadTeam reads a team of the organization, the organization, its creator and the team's live
+// accounts (team_read.sql) in one round trip.
+func ReadTeam(ctx context.Context, db Batcher, orgID, teamID string) (TeamReads, error) {
+	var out TeamReads
+	b := &pgx.Batch{}
+	b.Queue(readTeamOfOrg, teamID, orgID).Query(collect(&out.Team))
+	b.Queue(readLiveOrganization, orgID).Query(collect(&out.Organization))
+	b.Queue(readOrganizationCreator, orgID).Query(collect(&out.Creator))
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
+	}
+	return out, nil
+}
+
+// ReadTeamAccounts answers, in one round trip, whether teamID is a live team of the organization
+// and the team's live accounts (what creating a post checks first).
+func ReadTeamAccounts(ctx context.Context, db Batcher, orgID, teamID string) (live bool, accounts []SocialAccount, err error) {
+	b := &pgx.Batch{}
+	b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&live) })
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&accounts))
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return false, nil, fmt.Errorf("store: read team accounts: %w", err)
+	}
+	return live, accounts, nil
+}
+
+// ReadPostForUpdate locks the organization's post id (none: post is empty) and reads its team's
+// live accounts, in one round trip (what editing a post reads first).
+func ReadPostForUpdate(ctx context.Context, db Batcher, orgID, id string) (post []Post, accounts []SocialAccount, err error) {
+	b := &pgx.Batch{}
+	b.Queue(readPostForUpdate, id, orgID).Query(collect(&post))
+	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&accounts))
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return nil, nil, fmt.Errorf("store: read post for update: %w", err)
+	}
+	return post, accounts, nil
+}
