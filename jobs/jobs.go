@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/app/publishing"
@@ -44,6 +45,8 @@ type Options struct {
 	RescueStuckJobsAfter time.Duration
 	// PublishWorkers overrides the publish queue's worker count (benchmarks); zero keeps Queues'.
 	PublishWorkers int
+	// Middleware wraps every job's work (tests that count a worker's round trips).
+	Middleware []rivertype.Middleware
 }
 
 // NewInserter builds the insert-only River client the Service enqueues through (app.Deps.Jobs);
@@ -82,7 +85,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	addSocialAccountWorkers(workers, svc)
 	river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 	river.AddWorker(workers, &publishWorker{pub: pub})
-	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}}
+	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}, Middleware: opts.Middleware}
 	for k, v := range Queues {
 		cfg.Queues[k] = v
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/crier/crier/app/apptest"
@@ -37,6 +38,8 @@ type Options struct {
 	MaxConns int
 	// PublishLease shortens the publish attempt lease (tests that kill workers).
 	PublishLease time.Duration
+	// Tracer, when set, sees every statement of the server's pool (tests that count round trips).
+	Tracer pgx.QueryTracer
 }
 
 // Start runs a server until the test ends.
@@ -66,12 +69,15 @@ func Start(t testing.TB, opts ...Options) *Server {
 			env[k] = v
 		}
 		workers = workers && !o.NoWorkers
-		if o.MaxConns > 0 {
+		if o.MaxConns > 0 || o.Tracer != nil {
 			cfg, err := pgxpool.ParseConfig(dbURL)
 			if err != nil {
 				t.Fatalf("servertest: pool: %v", err)
 			}
-			cfg.MaxConns = int32(o.MaxConns)
+			if o.MaxConns > 0 {
+				cfg.MaxConns = int32(o.MaxConns)
+			}
+			cfg.ConnConfig.Tracer = o.Tracer
 			big, err := pgxpool.NewWithConfig(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("servertest: pool: %v", err)
