@@ -29,10 +29,12 @@ var Queues = map[string]river.QueueConfig{
 	app.QueueDefault:  {MaxWorkers: 10},
 }
 
-// River's fetch timing (see PromoteDue).
+// River's fetch timing. Producers fetch when notified (River's inserts, its scheduler and
+// PromoteDue notify), at most every FetchCooldown; FetchPollInterval is only the backstop, long so
+// that an idle Crier stays quiet (each queue's poll is a transaction).
 const (
 	FetchCooldown     = 25 * time.Millisecond
-	FetchPollInterval = 100 * time.Millisecond
+	FetchPollInterval = 5 * time.Second
 )
 
 // Options configure the clients.
@@ -112,8 +114,8 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	return client, nil
 }
 
-// fetchTiming is publishing's due-time precision: fetch every 100 ms (River's default is 1 s) with
-// a 25 ms cooldown between fetches (default 100 ms); PromoteDue makes due jobs available ahead.
+// fetchTiming: a 25 ms cooldown between fetches (River's default is 100 ms), a poll every 5 s
+// (default 1 s) as notifications bring the work; tests may poll faster.
 func fetchTiming(opts Options) (cooldown, poll time.Duration) {
 	if opts.FetchPoll > 0 {
 		return min(opts.FetchPoll, FetchCooldown), opts.FetchPoll

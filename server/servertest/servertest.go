@@ -38,6 +38,9 @@ type Options struct {
 	MaxConns int
 	// PublishLease shortens the publish attempt lease (tests that kill workers).
 	PublishLease time.Duration
+	// ProductionTiming keeps River's and the due-time loop's production timing instead of the
+	// tests' short polling (tests of an idle server).
+	ProductionTiming bool
 	// Tracer, when set, sees every statement of the server's pool (tests that count round trips).
 	Tracer pgx.QueryTracer
 }
@@ -61,7 +64,11 @@ func Start(t testing.TB, opts ...Options) *Server {
 	}
 	workers := true
 	var lease time.Duration
+	fetchPoll := 50 * time.Millisecond
 	for _, o := range opts {
+		if o.ProductionTiming {
+			fetchPoll = 0
+		}
 		if o.PublishLease > 0 {
 			lease = o.PublishLease
 		}
@@ -97,7 +104,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
 	clock := apptest.NewClock()
-	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond,
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: fetchPoll,
 		Now: clock.Now, PublishLease: lease})
 	if err != nil {
 		cancel()
