@@ -17,6 +17,7 @@ import (
 func BenchmarkTwinPublish(b *testing.B) {
 	nets := sandboxtest.Start(b)
 	ctx := context.Background()
+	seq := 0
 	for _, n := range []app.Network{app.Mastodon, app.Twitter, app.Threads, app.Bluesky} {
 		b.Run(string(n), func(b *testing.B) {
 			tok := nets.Connect(b, n, "bench")
@@ -29,15 +30,16 @@ func BenchmarkTwinPublish(b *testing.B) {
 				b.Fatal(err)
 			}
 			acct := &app.SocialAccount{Type: n, ExternalID: &prof.ExternalID, Username: &prof.Username}
-			raw, _ := json.Marshal(map[app.Network]any{n: map[string]string{"text": "twin bench"}})
-			var d app.PostData
-			if err := json.Unmarshal(raw, &d); err != nil {
-				b.Fatal(err)
-			}
 			noCheckpoint := func(context.Context, string, string) error { return nil }
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				req := &app.PublishRequest{AttemptKey: fmt.Sprintf("twin-%s-%d", n, i), Network: n, Account: acct, Payload: d.Of(n),
+				seq++ // unique text and key across the benchmark's runs (X refuses duplicate content)
+				raw, _ := json.Marshal(map[app.Network]any{n: map[string]string{"text": fmt.Sprintf("twin bench %d", seq)}})
+				var d app.PostData
+				if err := json.Unmarshal(raw, &d); err != nil {
+					b.Fatal(err)
+				}
+				req := &app.PublishRequest{AttemptKey: fmt.Sprintf("twin-%s-%d", n, seq), Network: n, Account: acct, Payload: d.Of(n),
 					Checkpoint: noCheckpoint, Resume: map[string]string{}}
 				if _, err := pub.Publish(ctx, tok, req); err != nil {
 					b.Fatalf("%s publish %d: %v", n, i, err)
