@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/app/publishing"
@@ -35,10 +36,12 @@ var Queues = map[string]river.QueueConfig{
 // a longer job (upload cleanup: 10 min) is rescued when its Timeout has passed. README "Recovery".
 const RescueStuckJobsAfter = time.Minute
 
-// River's fetch timing (see PromoteDue).
+// River's fetch timing. Producers fetch when notified (River's inserts, its scheduler and
+// PromoteDue notify), at most every FetchCooldown; FetchPollInterval is only the backstop, long so
+// that an idle Crier stays quiet (each queue's poll is a transaction).
 const (
 	FetchCooldown     = 25 * time.Millisecond
-	FetchPollInterval = 100 * time.Millisecond
+	FetchPollInterval = 5 * time.Second
 )
 
 // Options configure the clients.
@@ -51,6 +54,8 @@ type Options struct {
 	RescueStuckJobsAfter time.Duration
 	// PublishWorkers overrides the publish queue's worker count (benchmarks); zero keeps Queues'.
 	PublishWorkers int
+	// Middleware wraps every job's work (tests that count a worker's round trips).
+	Middleware []rivertype.Middleware
 }
 
 // NewInserter builds the insert-only River client the Service enqueues through (app.Deps.Jobs);
@@ -89,7 +94,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	addSocialAccountWorkers(workers, svc)
 	river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 	river.AddWorker(workers, &publishWorker{pub: pub})
-	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}}
+	cfg := &river.Config{Logger: opts.Logger, Workers: workers, Queues: map[string]river.QueueConfig{}, Middleware: opts.Middleware}
 	for k, v := range Queues {
 		cfg.Queues[k] = v
 	}
@@ -118,8 +123,8 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	return client, nil
 }
 
-// fetchTiming is publishing's due-time precision: fetch every 100 ms (River's default is 1 s) with
-// a 25 ms cooldown between fetches (default 100 ms); PromoteDue makes due jobs available ahead.
+// fetchTiming: a 25 ms cooldown between fetches (River's default is 100 ms), a poll every 5 s
+// (default 1 s) as notifications bring the work; tests may poll faster.
 func fetchTiming(opts Options) (cooldown, poll time.Duration) {
 	if opts.FetchPoll > 0 {
 		return min(opts.FetchPoll, FetchCooldown), opts.FetchPoll

@@ -44,8 +44,8 @@ func TestQueuesAreNamed(t *testing.T) {
 	}
 }
 
-// PromoteDue makes publish jobs due within the horizon available, all of a burst larger than a
-// batch, and nothing due later, of another queue, or already running.
+// PromoteDue makes publish jobs available once due, all of a burst larger than a batch, and
+// nothing due later or of another queue; it wakes River's producers of the publish queue.
 func TestPromoteDueMakesABurstAvailable(t *testing.T) {
 	t.Parallel()
 	pool, _ := storetest.NewDB(t)
@@ -58,9 +58,20 @@ func TestPromoteDueMakesABurstAvailable(t *testing.T) {
 			generate_series(1, v.n)`, burst)
 	require.NoError(t, err)
 
+	listener, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer listener.Release()
+	_, err = listener.Exec(ctx, `LISTEN "public.river_insert"`) // River's channel: <schema>.river_insert
+	require.NoError(t, err)
+
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go jobs.PromoteDue(pctx, pool, nil)
+	wctx, wcancel := context.WithTimeout(ctx, 5*time.Second)
+	defer wcancel()
+	n, err := listener.Conn().WaitForNotification(wctx)
+	require.NoError(t, err, "River's producers are notified")
+	require.JSONEq(t, `{"queue": "publish"}`, n.Payload)
 	count := func(queue, state string) int {
 		var n int
 		require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM river_job WHERE queue = $1 AND state = $2`, queue, state).Scan(&n))

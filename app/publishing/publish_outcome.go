@@ -68,6 +68,48 @@ func userFacing(err error, class app.ErrorClass) string {
 	return name + " refused the post: " + msg
 }
 
+// recordPostPosted is tx2 for a post's target published: one round trip locks the post, records the
+// target POSTED and reads the post's targets, then the first comments and the post move along. The
+// job is left to River's batch completer (PublishTarget says why).
+func (s *Service) recordPostPosted(ctx context.Context, tx pgx.Tx, t0 store.PublishTarget, pub *app.Published, orphan **store.PublishTarget) error {
+	now := s.now().UTC()
+	var extra []byte
+	if len(pub.Extra) > 0 {
+		extra, _ = json.Marshal(pub.Extra)
+	}
+	rows, err := s.q.PostTargetPostedAfterLock(ctx, tx, store.PostTargetPostedParams{PostID: *t0.PostID, ID: t0.ID, ExternalID: &pub.ExternalID,
+		Permalink: nonEmpty(pub.Permalink), Extra: extra, PostedAt: &now})
+	if err != nil {
+		return fmt.Errorf("app: publish outcome: %w", err)
+	}
+	var t *store.PublishTarget
+	targets := make([]store.PublishTarget, len(rows))
+	for i, r := range rows {
+		if targets[i] = r.Target(); r.This {
+			t = &targets[i]
+		}
+	}
+	if t == nil {
+		return fmt.Errorf("app: publish outcome: target %s of post %s: %w", t0.ID, *t0.PostID, pgx.ErrNoRows) // removed meanwhile: River's retry decides
+	}
+	r := rows[0]
+	// settleOwner reads the post's id, status and deletion; the roll-up's UPDATE answers the whole row.
+	owner := lockedOwner{deleted: r.PostDeletedAt != nil, post: &store.Post{ID: *t0.PostID, Status: r.PostStatus, DeletedAt: r.PostDeletedAt},
+		verbose: r.ShowVerboseErrors}
+	posted := *t
+	if owner.deleted {
+		*orphan = &posted
+		return nil
+	}
+	if posted.Kind != app.TargetPost {
+		return nil // first comments do not move their post
+	}
+	if targets, err = s.releaseFirstComments(ctx, tx, posted, targets, now); err != nil {
+		return err
+	}
+	return s.settleOwner(ctx, tx, posted, owner, targets)
+}
+
 // recordOutcome is tx2. It sets *orphan to the target when it was POSTED for an owner deleted
 // meanwhile (to be deleted on the network once committed).
 func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub *app.Published, callErr error, complete app.CompleteFunc, orphan **store.PublishTarget) error {

@@ -18,7 +18,9 @@ import (
 //
 // Never twice:
 //
-//	tx1  lock the owner (post or comment) then the target; a stale version or a final target
+//	tx1  one statement for a post's target (StartPostAttempt: lock the post, then start the attempt
+//	     when nothing below stands in the way, and read the account); otherwise, and for comments,
+//	     lock the owner (post or comment) then the target; a stale version or a final target
 //	     completes the job and stops. attempt_started_at still set (a worker died mid-call) or
 //	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
@@ -30,7 +32,9 @@ import (
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
 //	     cleared); release first comments; finalise the owner when every target is final
 //	     (post.published / comment.published in the same transaction); complete the River job in
-//	     the same transaction (river.JobCompleteTx, through complete).
+//	     the same transaction (river.JobCompleteTx, through complete) — but a post's target POSTED
+//	     (one round trip locks the post, records it and reads the post's targets: PostTargetPostedAfterLock)
+//	     leaves its job to River's batch completer, as a re-run of it finds the target final.
 
 // maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
 // RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
@@ -43,6 +47,7 @@ func publishArgs(t store.PublishTarget) app.PublishTargetArgs {
 // attempt is what tx1 hands to the network call.
 type attempt struct {
 	target    store.PublishTarget
+	account   *store.SocialAccount // read with the target by the one-statement start; nil: callNetwork reads it
 	reconcile bool
 	startedAt time.Time
 	settled   app.PostStatus // the target's status once the outcome is recorded (for the Observer)
@@ -51,8 +56,80 @@ type attempt struct {
 var finalTargetStatuses = map[app.PostStatus]bool{app.PostPosted: true, app.PostError: true, app.PostDeleted: true}
 
 // PublishTarget runs one job of the pipeline for a target version. complete is called in the
-// transaction that writes the job's outcome (or finds nothing to do).
+// transaction that writes the job's outcome (or finds nothing to do), except for a post's target
+// POSTED, whose job River's batch completer completes: a re-run finds the target final and stops.
 func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs, complete app.CompleteFunc) error {
+	targetID := args.TargetID
+	at, err := s.startPostAttempt(ctx, args)
+	if err == nil && at == nil {
+		at, err = s.startAttemptLocked(ctx, args, complete)
+	}
+	if err != nil || at == nil {
+		return err
+	}
+
+	began := time.Now()                   // wall time for the Observer (s.now may be a test's frozen clock)
+	stopHeartbeat := s.heartbeat(ctx, at) // the lease is held while the call runs (publish_lease.go)
+	pub, callErr := s.callNetwork(ctx, at)
+	stopHeartbeat()
+	if ctx.Err() != nil {
+		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
+		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
+		// that fails, attempt_started_at stays and the lease decides.
+		s.abandonAttempt(ctx, targetID, at.startedAt)
+		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
+	}
+	var orphan *store.PublishTarget
+	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+		if callErr == nil && pub != nil && pub.ExternalID != "" && at.target.PostID != nil {
+			if err := s.recordPostPosted(ctx, tx, at.target, pub, &orphan); err != nil {
+				return err
+			}
+			at.settled = app.PostPosted
+			return nil
+		}
+		return s.recordOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
+	})
+	if err != nil {
+		// The outcome could not be written (database trouble): no worker runs this attempt any
+		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
+		s.abandonAttempt(ctx, targetID, at.startedAt)
+		return err
+	}
+	s.obs.PublishSettled(app.Network(at.target.Network), at.settled, time.Since(began))
+	if orphan != nil {
+		// The post (or comment) was deleted while this target was being published: now that the
+		// network's copy is recorded, delete it there too.
+		s.deleteOnNetwork(ctx, *orphan)
+	}
+	return nil
+}
+
+// startPostAttempt is tx1 in one statement (StartPostAttempt) for a post's target, its account
+// read with it. nil: it started nothing, and startAttemptLocked decides why.
+func (s *Service) startPostAttempt(ctx context.Context, args app.PublishTargetArgs) (*attempt, error) {
+	if args.PostID == "" {
+		return nil, nil
+	}
+	now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
+	leaseBefore := now.Add(-s.publishLease)
+	row, err := s.q.StartPostAttempt(ctx, store.StartPostAttemptParams{PostID: args.PostID, ID: args.TargetID, Version: int32(args.Version),
+		StartedAt: &now, LeaseBefore: &leaseBefore})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("app: publish: %w", err)
+	}
+	acct := row.SocialAccount
+	t := row.Target()
+	return &attempt{target: t, account: &acct, reconcile: t.OutcomeUnknown, startedAt: now}, nil
+}
+
+// startAttemptLocked is tx1 with the owner and the target locked one statement at a time: comments'
+// targets, and whatever the one-statement start did not start (it completes a stale job, answers
+// ErrAttemptInFlight, or starts an attempt without an account for callNetwork to refuse).
+func (s *Service) startAttemptLocked(ctx context.Context, args app.PublishTargetArgs, complete app.CompleteFunc) (*attempt, error) {
 	targetID, version := args.TargetID, args.Version
 	var at *attempt
 	err := store.InTx(ctx, s.db, func(tx pgx.Tx) error {
@@ -99,38 +176,7 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		at = a
 		return nil
 	})
-	if err != nil || at == nil {
-		return err
-	}
-
-	began := time.Now()                   // wall time for the Observer (s.now may be a test's frozen clock)
-	stopHeartbeat := s.heartbeat(ctx, at) // the lease is held while the call runs (publish_lease.go)
-	pub, callErr := s.callNetwork(ctx, at)
-	stopHeartbeat()
-	if ctx.Err() != nil {
-		// Cancelled mid-call (shutdown, kill): the outcome is unknown. Close the attempt as
-		// outcome_unknown (no worker runs it now) so River's retry reconciles it at once; if even
-		// that fails, attempt_started_at stays and the lease decides.
-		s.abandonAttempt(ctx, targetID, at.startedAt)
-		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
-	}
-	var orphan *store.PublishTarget
-	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		return s.recordOutcome(ctx, tx, at, pub, callErr, complete, &orphan)
-	})
-	if err != nil {
-		// The outcome could not be written (database trouble): no worker runs this attempt any
-		// more, so close it as unknown and let River's retry reconcile it rather than wait out the lease.
-		s.abandonAttempt(ctx, targetID, at.startedAt)
-		return err
-	}
-	s.obs.PublishSettled(app.Network(at.target.Network), at.settled, time.Since(began))
-	if orphan != nil {
-		// The post (or comment) was deleted while this target was being published: now that the
-		// network's copy is recorded, delete it there too.
-		s.deleteOnNetwork(ctx, *orphan)
-	}
-	return nil
+	return at, err
 }
 
 // abandonAttempt closes an attempt whose outcome is unknown (no worker runs it any more), even when
@@ -165,6 +211,14 @@ func (s *Service) lockOwner(ctx context.Context, q *store.Queries, t store.Publi
 	return lockedOwner{deleted: c.DeletedAt != nil}, nil
 }
 
+func (s *Service) accountOf(ctx context.Context, at *attempt) (store.SocialAccount, error) {
+	if at.account != nil {
+		return *at.account, nil
+	}
+	t := at.target
+	return s.q.GetSocialAccount(ctx, store.GetSocialAccountParams{ID: *t.SocialAccountID, OrganizationID: t.OrganizationID})
+}
+
 // permanent builds a refusal that is Crier's own (no network answer).
 func permanent(n app.Network, msg string) error {
 	return &app.NetworkError{Network: n, Class: app.ErrPermanent, Message: msg}
@@ -177,7 +231,7 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 	if t.SocialAccountID == nil {
 		return nil, permanent(n, "No "+n.DisplayName()+" account is connected to the team")
 	}
-	row, err := s.q.GetSocialAccount(ctx, store.GetSocialAccountParams{ID: *t.SocialAccountID, OrganizationID: t.OrganizationID})
+	row, err := s.accountOf(ctx, at)
 	if err != nil {
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, permanent(n, "The "+n.DisplayName()+" account was disconnected; connect it again and retry")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/crier/crier/app/apptest"
@@ -37,6 +38,11 @@ type Options struct {
 	MaxConns int
 	// PublishLease shortens the publish attempt lease (tests that kill workers).
 	PublishLease time.Duration
+	// ProductionTiming keeps River's and the due-time loop's production timing instead of the
+	// tests' short polling (tests of an idle server).
+	ProductionTiming bool
+	// Tracer, when set, sees every statement of the server's pool (tests that count round trips).
+	Tracer pgx.QueryTracer
 }
 
 // Start runs a server until the test ends.
@@ -61,7 +67,11 @@ func Start(t testing.TB, opts ...Options) *Server {
 	}
 	workers := true
 	var lease time.Duration
+	fetchPoll := 50 * time.Millisecond
 	for _, o := range opts {
+		if o.ProductionTiming {
+			fetchPoll = 0
+		}
 		if o.PublishLease > 0 {
 			lease = o.PublishLease
 		}
@@ -69,12 +79,15 @@ func Start(t testing.TB, opts ...Options) *Server {
 			env[k] = v
 		}
 		workers = workers && !o.NoWorkers
-		if o.MaxConns > 0 {
+		if o.MaxConns > 0 || o.Tracer != nil {
 			cfg, err := pgxpool.ParseConfig(dbURL)
 			if err != nil {
 				t.Fatalf("servertest: pool: %v", err)
 			}
-			cfg.MaxConns = int32(o.MaxConns)
+			if o.MaxConns > 0 {
+				cfg.MaxConns = int32(o.MaxConns)
+			}
+			cfg.ConnConfig.Tracer = o.Tracer
 			big, err := pgxpool.NewWithConfig(context.Background(), cfg)
 			if err != nil {
 				t.Fatalf("servertest: pool: %v", err)
@@ -94,7 +107,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
 	clock := apptest.NewClock()
-	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: 50 * time.Millisecond,
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: workers, Logger: log, Pool: pool, FetchPoll: fetchPoll,
 		Now: clock.Now, PublishLease: lease})
 	if err != nil {
 		cancel()

@@ -1,0 +1,90 @@
+package server_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/jobs"
+	"github.com/crier/crier/server/servertest"
+)
+
+type workerMark struct{}
+
+// roundTrips records the statements (and batches, one round trip each) sent by contexts that
+// carry workerMark: the publish worker's, marked by a River middleware.
+type roundTrips struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (r *roundTrips) note(ctx context.Context, what string) {
+	if ctx.Value(workerMark{}) == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, what)
+}
+
+func (r *roundTrips) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	sql := strings.Join(strings.Fields(d.SQL), " ")
+	r.note(ctx, sql[:min(len(sql), 60)])
+	return ctx
+}
+
+func (r *roundTrips) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+func (r *roundTrips) TraceBatchStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchStartData) context.Context {
+	r.note(ctx, "batch")
+	return ctx
+}
+
+func (r *roundTrips) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (r *roundTrips) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData)     {}
+
+func (r *roundTrips) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.sent...)
+}
+
+// The publish worker's round trips to PostgreSQL for one target published on the first attempt,
+// counted by a pgx tracer on the server's pool: one statement starts the attempt (lease, target,
+// post, account), one transaction settles it (outcome, post roll-up, event, the River job).
+func TestPublishWorkerRoundTrips(t *testing.T) {
+	t.Parallel()
+	tr := &roundTrips{}
+	srv := servertest.Start(t, servertest.Options{NoWorkers: true, Tracer: tr})
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Round trips")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"rt","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"round trips"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+
+	mark := river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
+		return doInner(context.WithValue(ctx, workerMark{}, true))
+	})
+	c, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{FetchPoll: 20 * time.Millisecond, Middleware: []rivertype.Middleware{mark}})
+	require.NoError(t, err)
+	require.NoError(t, c.Start(context.Background()))
+	waitPost(t, srv, key, p.ID, "POSTED")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Stop(sctx))
+
+	sent := tr.list()
+	for i, s := range sent {
+		t.Logf("%2d %s", i+1, s)
+	}
+	require.LessOrEqual(t, len(sent), 6, "round trips of the publish worker for one target")
+}
