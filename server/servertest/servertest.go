@@ -55,6 +55,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 		"CRIER_DATA_DIR":     t.TempDir(),
 		"SANDBOX":            "1",
 		"ALLOW_PRIVATE_URLS": "1",
+		"CRIER_ENV":          "development", // the dev mailbox and the dev secret; tests override it
 	}
 	workers := true
 	var lease time.Duration
