@@ -7,7 +7,7 @@ GOBIN := $(shell go env GOPATH)/bin
 SQLC := $(GOBIN)/sqlc
 export PLAYWRIGHT_DRIVER_PATH ?= $(CURDIR)/.data/playwright-driver
 
-.PHONY: run build test test-unit e2e-deps bench generate check-generated lint test-clean help
+.PHONY: run build test test-unit fuzz e2e-deps bench generate check-generated lint test-clean help
 
 help:
 	@echo "make run              serve Crier at http://127.0.0.1:8080 with the sandbox networks"
@@ -34,7 +34,17 @@ run: build
 ## 2-CPU machine their 30 s waits were seen to time out.
 test: e2e-deps
 	go test -count=1 -timeout 20m $$(go list ./... | grep -v '/e2e$$')
+	$(MAKE) fuzz
 	go test -count=1 -timeout 20m ./e2e/
+
+## fuzz: each fuzz target for FUZZTIME (the seed corpora, testdata/fuzz/<target>, also run in every
+## plain go test). A finding is written to testdata/fuzz/<target>/ and fails the run: commit it
+## with the fix.
+FUZZTIME ?= 10s
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzValidateBody$$' -fuzztime $(FUZZTIME) ./api
+	go test -run '^$$' -fuzz '^FuzzMultipart$$' -fuzztime $(FUZZTIME) ./api
+	go test -run '^$$' -fuzz '^FuzzSniffAndProbe$$' -fuzztime $(FUZZTIME) ./media
 
 test-unit:
 	go test -count=1 -short ./...
