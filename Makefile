@@ -7,7 +7,7 @@ GOBIN := $(shell go env GOPATH)/bin
 SQLC := $(GOBIN)/sqlc
 export PLAYWRIGHT_DRIVER_PATH ?= $(CURDIR)/.data/playwright-driver
 
-.PHONY: run build test test-unit e2e-deps bench generate check-generated lint test-clean help
+.PHONY: run build test test-unit fuzz e2e-deps bench generate check-generated lint test-clean help
 
 help:
 	@echo "make run              serve Crier at http://127.0.0.1:8080 with the sandbox networks"
@@ -21,11 +21,12 @@ build:
 	go build -o bin/crier ./cmd/crier
 
 ## run: the database from DATABASE_URL, else 127.0.0.1:5432, else a private cluster (scripts/devdb.sh);
-## migrations run at start; the networks are the built-in sandbox.
+## migrations run at start; the networks are the built-in sandbox; CRIER_ENV is development (the dev
+## mailbox), which the binary never assumes on its own.
 ## The demo organization is seeded on the first start (marker .data/demo-seeded; `crier demo` again
 ## prints a fresh key).
 run: build
-	@DATABASE_URL="$$(scripts/devdb.sh)"; export DATABASE_URL; \
+	@DATABASE_URL="$$(scripts/devdb.sh)"; export DATABASE_URL; export CRIER_ENV="$${CRIER_ENV:-development}"; \
 	if [ ! -f .data/demo-seeded ]; then ./bin/crier demo && mkdir -p .data && touch .data/demo-seeded; fi; \
 	SANDBOX=$${SANDBOX:-1} ALLOW_PRIVATE_URLS=$${ALLOW_PRIVATE_URLS:-1} exec ./bin/crier serve
 
@@ -33,7 +34,17 @@ run: build
 ## 2-CPU machine their 30 s waits were seen to time out.
 test: e2e-deps
 	go test -count=1 -timeout 20m $$(go list ./... | grep -v '/e2e$$')
+	$(MAKE) fuzz
 	go test -count=1 -timeout 20m ./e2e/
+
+## fuzz: each fuzz target for FUZZTIME (the seed corpora, testdata/fuzz/<target>, also run in every
+## plain go test). A finding is written to testdata/fuzz/<target>/ and fails the run: commit it
+## with the fix.
+FUZZTIME ?= 10s
+fuzz:
+	go test -run '^$$' -fuzz '^FuzzValidateBody$$' -fuzztime $(FUZZTIME) ./api
+	go test -run '^$$' -fuzz '^FuzzMultipart$$' -fuzztime $(FUZZTIME) ./api
+	go test -run '^$$' -fuzz '^FuzzSniffAndProbe$$' -fuzztime $(FUZZTIME) ./media
 
 test-unit:
 	go test -count=1 -short ./...

@@ -5135,7 +5135,7 @@ func (e UploadInitMultipartUploadJSONBodyMimeType) Valid() bool {
 type ApiKey struct {
 	CreatedAt  *time.Time `json:"createdAt,omitempty"`
 	Id         string     `json:"id"`
-	LastUsedAt *time.Time `json:"lastUsedAt,omitempty"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
 	Name       string     `json:"name"`
 	Prefix     string     `json:"prefix"`
 }
@@ -5155,13 +5155,13 @@ type ApiKeyWithSecret struct {
 type AuditLogItem struct {
 	// Action What happened, e.g. team.created.
 	Action     string                  `json:"action"`
-	ActorName  *string                 `json:"actorName,omitempty"`
+	ActorName  *string                 `json:"actorName"`
 	ActorType  AuditLogItemActorType   `json:"actorType"`
 	CreatedAt  time.Time               `json:"createdAt"`
 	Id         string                  `json:"id"`
-	Metadata   *map[string]interface{} `json:"metadata,omitempty"`
-	TargetId   *string                 `json:"targetId,omitempty"`
-	TargetType *string                 `json:"targetType,omitempty"`
+	Metadata   *map[string]interface{} `json:"metadata"`
+	TargetId   *string                 `json:"targetId"`
+	TargetType *string                 `json:"targetType"`
 }
 
 // AuditLogItemActorType defines model for AuditLogItem.ActorType.
@@ -5244,16 +5244,16 @@ type AutomationDefinition struct {
 
 // AutomationExecution One run of a flow. Designed: the spec does not show execution records.
 type AutomationExecution struct {
-	CompletedAt     *time.Time                     `json:"completedAt,omitempty"`
-	ConversationId  *string                        `json:"conversationId,omitempty"`
+	CompletedAt     *time.Time                     `json:"completedAt"`
+	ConversationId  *string                        `json:"conversationId"`
 	CreatedAt       time.Time                      `json:"createdAt"`
-	Error           *string                        `json:"error,omitempty"`
+	Error           *string                        `json:"error"`
 	FlowId          string                         `json:"flowId"`
 	FlowVersionId   *string                        `json:"flowVersionId,omitempty"`
 	Id              string                         `json:"id"`
 	IsTest          *bool                          `json:"isTest,omitempty"`
 	SocialAccountId *string                        `json:"socialAccountId,omitempty"`
-	StartedAt       *time.Time                     `json:"startedAt,omitempty"`
+	StartedAt       *time.Time                     `json:"startedAt"`
 	Status          AutomationExecutionStatus      `json:"status"`
 	Steps           *[]AutomationExecutionStep     `json:"steps,omitempty"`
 	TeamId          string                         `json:"teamId"`
@@ -5269,9 +5269,9 @@ type AutomationExecutionTriggerType string
 
 // AutomationExecutionStep defines model for AutomationExecutionStep.
 type AutomationExecutionStep struct {
-	CompletedAt *time.Time                    `json:"completedAt,omitempty"`
-	Error       *string                       `json:"error,omitempty"`
-	StartedAt   *time.Time                    `json:"startedAt,omitempty"`
+	CompletedAt *time.Time                    `json:"completedAt"`
+	Error       *string                       `json:"error"`
+	StartedAt   *time.Time                    `json:"startedAt"`
 	Status      AutomationExecutionStepStatus `json:"status"`
 	StepId      string                        `json:"stepId"`
 	Type        string                        `json:"type"`
@@ -5283,14 +5283,14 @@ type AutomationExecutionStepStatus string
 // AutomationFlow An automation flow (12 fields).
 type AutomationFlow struct {
 	CreatedAt       *time.Time `json:"createdAt,omitempty"`
-	CreatedByUserId *string    `json:"createdByUserId,omitempty"`
-	DeletedAt       *time.Time `json:"deletedAt,omitempty"`
+	CreatedByUserId *string    `json:"createdByUserId"`
+	DeletedAt       *time.Time `json:"deletedAt"`
 
 	// DraftVersion The editable version; absent when there is none.
 	DraftVersion   *AutomationFlowVersion       `json:"draftVersion,omitempty"`
 	Id             *string                      `json:"id,omitempty"`
 	Name           *string                      `json:"name,omitempty"`
-	OrganizationId *string                      `json:"organizationId,omitempty"`
+	OrganizationId *string                      `json:"organizationId"`
 	PlatformScope  *AutomationFlowPlatformScope `json:"platformScope,omitempty"`
 
 	// PublishedVersion The live version; absent until published.
@@ -5312,8 +5312,8 @@ type AutomationFlowVersion struct {
 	Definition        AutomationDefinition         `json:"definition"`
 	FlowId            *string                      `json:"flowId,omitempty"`
 	Id                *string                      `json:"id,omitempty"`
-	PublishedAt       *time.Time                   `json:"publishedAt,omitempty"`
-	PublishedByUserId *string                      `json:"publishedByUserId,omitempty"`
+	PublishedAt       *time.Time                   `json:"publishedAt"`
+	PublishedByUserId *string                      `json:"publishedByUserId"`
 	Status            *AutomationFlowVersionStatus `json:"status,omitempty"`
 	Version           *float32                     `json:"version,omitempty"`
 }
@@ -5349,10 +5349,10 @@ type AutomationProviderSettings struct {
 	CreatedAt       *time.Time                           `json:"createdAt,omitempty"`
 	Enabled         bool                                 `json:"enabled"`
 	Id              string                               `json:"id"`
-	LastError       *string                              `json:"lastError,omitempty"`
+	LastError       *string                              `json:"lastError"`
 	SocialAccountId string                               `json:"socialAccountId"`
 	SyncStatus      AutomationProviderSettingsSyncStatus `json:"syncStatus"`
-	SyncedAt        *time.Time                           `json:"syncedAt,omitempty"`
+	SyncedAt        *time.Time                           `json:"syncedAt"`
 	TeamId          *string                              `json:"teamId,omitempty"`
 
 	// Type Kind of messaging setting held by the network for an account.
@@ -5472,18 +5472,18 @@ type AutomationTriggerType string
 
 // BillTo defines model for BillTo.
 type BillTo struct {
-	Address *string `json:"address,omitempty"`
-	Email   *string `json:"email,omitempty"`
-	Name    *string `json:"name,omitempty"`
-	TaxId   *string `json:"taxId,omitempty"`
+	Address *string `json:"address"`
+	Email   *string `json:"email"`
+	Name    *string `json:"name"`
+	TaxId   *string `json:"taxId"`
 }
 
 // BillingDetails Who invoices are addressed to.
 type BillingDetails struct {
-	Address *string `json:"address,omitempty"`
-	Email   *string `json:"email,omitempty"`
-	Name    *string `json:"name,omitempty"`
-	TaxId   *string `json:"taxId,omitempty"`
+	Address *string `json:"address"`
+	Email   *string `json:"email"`
+	Name    *string `json:"name"`
+	TaxId   *string `json:"taxId"`
 }
 
 // BillingRedirect Where to send the user to finish with the payment provider.
@@ -5497,9 +5497,9 @@ type BillingRedirectProvider string
 
 // Bio A link-in-bio page.
 type Bio struct {
-	AvatarUrl   *string                 `json:"avatarUrl,omitempty"`
+	AvatarUrl   *string                 `json:"avatarUrl"`
 	CreatedAt   *time.Time              `json:"createdAt,omitempty"`
-	Description *string                 `json:"description,omitempty"`
+	Description *string                 `json:"description"`
 	Id          string                  `json:"id"`
 	Items       *[]BioItem              `json:"items,omitempty"`
 	Published   *bool                   `json:"published,omitempty"`
@@ -5531,12 +5531,12 @@ type BioItem struct {
 	Active   *bool       `json:"active,omitempty"`
 	BioId    string      `json:"bioId"`
 	Clicks   *int        `json:"clicks,omitempty"`
-	Icon     *string     `json:"icon,omitempty"`
+	Icon     *string     `json:"icon"`
 	Id       string      `json:"id"`
 	Position *int        `json:"position,omitempty"`
 	Title    string      `json:"title"`
 	Type     BioItemType `json:"type"`
-	Url      *string     `json:"url,omitempty"`
+	Url      *string     `json:"url"`
 }
 
 // BioItemType defines model for BioItem.Type.
@@ -5544,9 +5544,9 @@ type BioItemType string
 
 // Bot defines model for Bot.
 type Bot struct {
-	AvatarUrl *string    `json:"avatarUrl,omitempty"`
+	AvatarUrl *string    `json:"avatarUrl"`
 	CreatedAt *time.Time `json:"createdAt"`
-	DeletedAt *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt *time.Time `json:"deletedAt"`
 	Id        string     `json:"id"`
 	Name      string     `json:"name"`
 	TeamId    string     `json:"teamId"`
@@ -5555,30 +5555,30 @@ type Bot struct {
 
 // Channel defines model for Channel.
 type Channel struct {
-	Address   *string          `json:"address,omitempty"`
-	AvatarUrl *string          `json:"avatarUrl,omitempty"`
+	Address   *string          `json:"address"`
+	AvatarUrl *string          `json:"avatarUrl"`
 	Id        string           `json:"id"`
-	Metadata  *ChannelMetadata `json:"metadata,omitempty"`
-	Name      *string          `json:"name,omitempty"`
-	Username  *string          `json:"username,omitempty"`
-	Webhook   *ChannelWebhook  `json:"webhook,omitempty"`
+	Metadata  *ChannelMetadata `json:"metadata"`
+	Name      *string          `json:"name"`
+	Username  *string          `json:"username"`
+	Webhook   *ChannelWebhook  `json:"webhook"`
 }
 
 // ChannelMetadata defines model for ChannelMetadata.
 type ChannelMetadata struct {
-	AllowGalleries   *bool   `json:"allowGalleries,omitempty"`
-	AllowImages      *bool   `json:"allowImages,omitempty"`
-	AllowVideos      *bool   `json:"allowVideos,omitempty"`
-	FacebookPageId   *string `json:"facebookPageId,omitempty"`
-	LinkFlairEnabled *bool   `json:"linkFlairEnabled,omitempty"`
+	AllowGalleries   *bool   `json:"allowGalleries"`
+	AllowImages      *bool   `json:"allowImages"`
+	AllowVideos      *bool   `json:"allowVideos"`
+	FacebookPageId   *string `json:"facebookPageId"`
+	LinkFlairEnabled *bool   `json:"linkFlairEnabled"`
 }
 
 // ChannelWebhook defines model for ChannelWebhook.
 type ChannelWebhook struct {
-	Avatar *string `json:"avatar,omitempty"`
-	Id     *string `json:"id,omitempty"`
-	Name   *string `json:"name,omitempty"`
-	Url    *string `json:"url,omitempty"`
+	Avatar *string `json:"avatar"`
+	Id     *string `json:"id"`
+	Name   *string `json:"name"`
+	Url    *string `json:"url"`
 }
 
 // Comment defines model for Comment.
@@ -5587,19 +5587,19 @@ type Comment struct {
 
 	// Data Per-network comment payloads, keyed by network.
 	Data                    CommentData           `json:"data"`
-	DeletedAt               *time.Time            `json:"deletedAt,omitempty"`
-	Error                   *string               `json:"error,omitempty"`
-	Errors                  *CommentErrors        `json:"errors,omitempty"`
-	ErrorsVerbose           *CommentErrorsVerbose `json:"errorsVerbose,omitempty"`
-	ExternalData            *CommentExternalData  `json:"externalData,omitempty"`
-	FetchedParentCommentId  *string               `json:"fetchedParentCommentId,omitempty"`
+	DeletedAt               *time.Time            `json:"deletedAt"`
+	Error                   *string               `json:"error"`
+	Errors                  *CommentErrors        `json:"errors"`
+	ErrorsVerbose           *CommentErrorsVerbose `json:"errorsVerbose"`
+	ExternalData            *CommentExternalData  `json:"externalData"`
+	FetchedParentCommentId  *string               `json:"fetchedParentCommentId"`
 	Id                      string                `json:"id"`
-	ImportedPostId          *string               `json:"importedPostId,omitempty"`
-	InternalParentCommentId *string               `json:"internalParentCommentId,omitempty"`
-	InternalPostId          *string               `json:"internalPostId,omitempty"`
-	OrganizationId          *string               `json:"organizationId,omitempty"`
+	ImportedPostId          *string               `json:"importedPostId"`
+	InternalParentCommentId *string               `json:"internalParentCommentId"`
+	InternalPostId          *string               `json:"internalPostId"`
+	OrganizationId          *string               `json:"organizationId"`
 	PostDate                *time.Time            `json:"postDate"`
-	PostedDate              *time.Time            `json:"postedDate,omitempty"`
+	PostedDate              *time.Time            `json:"postedDate"`
 	Status                  CommentStatus         `json:"status"`
 	TeamId                  string                `json:"teamId"`
 	Title                   *string               `json:"title"`
@@ -5629,34 +5629,34 @@ type CommentDataEntry struct {
 
 // CommentErrors Error message per network.
 type CommentErrors struct {
-	BLUESKY   *string `json:"BLUESKY,omitempty"`
-	DISCORD   *string `json:"DISCORD,omitempty"`
-	FACEBOOK  *string `json:"FACEBOOK,omitempty"`
-	INSTAGRAM *string `json:"INSTAGRAM,omitempty"`
-	LINKEDIN  *string `json:"LINKEDIN,omitempty"`
-	MASTODON  *string `json:"MASTODON,omitempty"`
-	REDDIT    *string `json:"REDDIT,omitempty"`
-	SLACK     *string `json:"SLACK,omitempty"`
-	THREADS   *string `json:"THREADS,omitempty"`
-	TIKTOK    *string `json:"TIKTOK,omitempty"`
-	TWITTER   *string `json:"TWITTER,omitempty"`
-	YOUTUBE   *string `json:"YOUTUBE,omitempty"`
+	BLUESKY   *string `json:"BLUESKY"`
+	DISCORD   *string `json:"DISCORD"`
+	FACEBOOK  *string `json:"FACEBOOK"`
+	INSTAGRAM *string `json:"INSTAGRAM"`
+	LINKEDIN  *string `json:"LINKEDIN"`
+	MASTODON  *string `json:"MASTODON"`
+	REDDIT    *string `json:"REDDIT"`
+	SLACK     *string `json:"SLACK"`
+	THREADS   *string `json:"THREADS"`
+	TIKTOK    *string `json:"TIKTOK"`
+	TWITTER   *string `json:"TWITTER"`
+	YOUTUBE   *string `json:"YOUTUBE"`
 }
 
 // CommentErrorsVerbose Error detail per network.
 type CommentErrorsVerbose struct {
-	BLUESKY   *PostErrorVerbose `json:"BLUESKY,omitempty"`
-	DISCORD   *PostErrorVerbose `json:"DISCORD,omitempty"`
-	FACEBOOK  *PostErrorVerbose `json:"FACEBOOK,omitempty"`
-	INSTAGRAM *PostErrorVerbose `json:"INSTAGRAM,omitempty"`
-	LINKEDIN  *PostErrorVerbose `json:"LINKEDIN,omitempty"`
-	MASTODON  *PostErrorVerbose `json:"MASTODON,omitempty"`
-	REDDIT    *PostErrorVerbose `json:"REDDIT,omitempty"`
-	SLACK     *PostErrorVerbose `json:"SLACK,omitempty"`
-	THREADS   *PostErrorVerbose `json:"THREADS,omitempty"`
-	TIKTOK    *PostErrorVerbose `json:"TIKTOK,omitempty"`
-	TWITTER   *PostErrorVerbose `json:"TWITTER,omitempty"`
-	YOUTUBE   *PostErrorVerbose `json:"YOUTUBE,omitempty"`
+	BLUESKY   *PostErrorVerbose `json:"BLUESKY"`
+	DISCORD   *PostErrorVerbose `json:"DISCORD"`
+	FACEBOOK  *PostErrorVerbose `json:"FACEBOOK"`
+	INSTAGRAM *PostErrorVerbose `json:"INSTAGRAM"`
+	LINKEDIN  *PostErrorVerbose `json:"LINKEDIN"`
+	MASTODON  *PostErrorVerbose `json:"MASTODON"`
+	REDDIT    *PostErrorVerbose `json:"REDDIT"`
+	SLACK     *PostErrorVerbose `json:"SLACK"`
+	THREADS   *PostErrorVerbose `json:"THREADS"`
+	TIKTOK    *PostErrorVerbose `json:"TIKTOK"`
+	TWITTER   *PostErrorVerbose `json:"TWITTER"`
+	YOUTUBE   *PostErrorVerbose `json:"YOUTUBE"`
 }
 
 // CommentExternalData defines model for CommentExternalData.
@@ -5670,68 +5670,68 @@ type CommentExternalData struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		Uri       *string `json:"uri,omitempty"`
-	} `json:"BLUESKY,omitempty"`
+	} `json:"BLUESKY"`
 	DISCORD *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"DISCORD,omitempty"`
+	} `json:"DISCORD"`
 	FACEBOOK *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"FACEBOOK,omitempty"`
+	} `json:"FACEBOOK"`
 	INSTAGRAM *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"INSTAGRAM,omitempty"`
+	} `json:"INSTAGRAM"`
 	LINKEDIN *struct {
 		CommentUrn *string `json:"commentUrn,omitempty"`
 		Id         *string `json:"id,omitempty"`
 		Permalink  *string `json:"permalink,omitempty"`
-	} `json:"LINKEDIN,omitempty"`
+	} `json:"LINKEDIN"`
 	MASTODON *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"MASTODON,omitempty"`
+	} `json:"MASTODON"`
 	REDDIT *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"REDDIT,omitempty"`
+	} `json:"REDDIT"`
 	SLACK *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"SLACK,omitempty"`
+	} `json:"SLACK"`
 	THREADS *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"THREADS,omitempty"`
+	} `json:"THREADS"`
 	TIKTOK *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"TIKTOK,omitempty"`
+	} `json:"TIKTOK"`
 	TWITTER *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"TWITTER,omitempty"`
+	} `json:"TWITTER"`
 	YOUTUBE *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"YOUTUBE,omitempty"`
+	} `json:"YOUTUBE"`
 }
 
 // CommentImport defines model for CommentImport.
 type CommentImport struct {
 	CommentsImported float32               `json:"commentsImported"`
-	CompletedAt      *time.Time            `json:"completedAt,omitempty"`
+	CompletedAt      *time.Time            `json:"completedAt"`
 	CreatedAt        *time.Time            `json:"createdAt"`
-	Error            *string               `json:"error,omitempty"`
+	Error            *string               `json:"error"`
 	Id               string                `json:"id"`
-	ImportedPostId   *string               `json:"importedPostId,omitempty"`
-	OrganizationId   *string               `json:"organizationId,omitempty"`
+	ImportedPostId   *string               `json:"importedPostId"`
+	OrganizationId   *string               `json:"organizationId"`
 	Platform         CommentImportPlatform `json:"platform"`
-	PostId           *string               `json:"postId,omitempty"`
-	RateLimitResetAt *time.Time            `json:"rateLimitResetAt,omitempty"`
+	PostId           *string               `json:"postId"`
+	RateLimitResetAt *time.Time            `json:"rateLimitResetAt"`
 	SocialAccountId  string                `json:"socialAccountId"`
-	StartedAt        *time.Time            `json:"startedAt,omitempty"`
+	StartedAt        *time.Time            `json:"startedAt"`
 	Status           CommentImportStatus   `json:"status"`
 	TeamId           string                `json:"teamId"`
 	UpdatedAt        *time.Time            `json:"updatedAt"`
@@ -5751,20 +5751,20 @@ type Conversation struct {
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
 
 	// DeletedAt Designed: the spec counts 20 fields but lists 19; this is the 20th.
-	DeletedAt              *time.Time                `json:"deletedAt,omitempty"`
-	ExternalConversationId *string                   `json:"externalConversationId,omitempty"`
+	DeletedAt              *time.Time                `json:"deletedAt"`
+	ExternalConversationId *string                   `json:"externalConversationId"`
 	ExternalParticipantId  *string                   `json:"externalParticipantId,omitempty"`
 	Id                     string                    `json:"id"`
 	LastActivityAt         *time.Time                `json:"lastActivityAt"`
-	LastMessageAt          *time.Time                `json:"lastMessageAt,omitempty"`
-	LastMessagePreview     *string                   `json:"lastMessagePreview,omitempty"`
-	LastReadAt             *time.Time                `json:"lastReadAt,omitempty"`
-	ParticipantAvatarUrl   *string                   `json:"participantAvatarUrl,omitempty"`
-	ParticipantDisplayName *string                   `json:"participantDisplayName,omitempty"`
-	ParticipantUsername    *string                   `json:"participantUsername,omitempty"`
+	LastMessageAt          *time.Time                `json:"lastMessageAt"`
+	LastMessagePreview     *string                   `json:"lastMessagePreview"`
+	LastReadAt             *time.Time                `json:"lastReadAt"`
+	ParticipantAvatarUrl   *string                   `json:"participantAvatarUrl"`
+	ParticipantDisplayName *string                   `json:"participantDisplayName"`
+	ParticipantUsername    *string                   `json:"participantUsername"`
 	Platform               *ConversationPlatform     `json:"platform,omitempty"`
 	PlatformData           *ConversationPlatformData `json:"platformData,omitempty"`
-	PlatformSeenAt         *time.Time                `json:"platformSeenAt,omitempty"`
+	PlatformSeenAt         *time.Time                `json:"platformSeenAt"`
 
 	// SocialAccount Present when listed or fetched.
 	SocialAccount   *SocialAccount      `json:"socialAccount,omitempty"`
@@ -5787,23 +5787,23 @@ type ConversationMessage struct {
 	ConversationId    *string                       `json:"conversationId,omitempty"`
 	CreatedAt         *time.Time                    `json:"createdAt,omitempty"`
 	Direction         *ConversationMessageDirection `json:"direction,omitempty"`
-	Error             *string                       `json:"error,omitempty"`
-	ExternalMessageId *string                       `json:"externalMessageId,omitempty"`
-	FailedAt          *time.Time                    `json:"failedAt,omitempty"`
+	Error             *string                       `json:"error"`
+	ExternalMessageId *string                       `json:"externalMessageId"`
+	FailedAt          *time.Time                    `json:"failedAt"`
 	Id                *string                       `json:"id,omitempty"`
 	Platform          *ConversationMessagePlatform  `json:"platform,omitempty"`
 
 	// PlatformData Network-specific message data (12 fields; those not listed here are not shown by the spec).
 	PlatformData        *MessagePlatformData       `json:"platformData,omitempty"`
-	PrivateReplyContext *PrivateReplyContext       `json:"privateReplyContext,omitempty"`
-	ReplyTo             *MessageReplyTo            `json:"replyTo,omitempty"`
-	SeenAt              *time.Time                 `json:"seenAt,omitempty"`
-	SentAt              *time.Time                 `json:"sentAt,omitempty"`
+	PrivateReplyContext *PrivateReplyContext       `json:"privateReplyContext"`
+	ReplyTo             *MessageReplyTo            `json:"replyTo"`
+	SeenAt              *time.Time                 `json:"seenAt"`
+	SentAt              *time.Time                 `json:"sentAt"`
 	SocialAccountId     *string                    `json:"socialAccountId,omitempty"`
 	Source              *ConversationMessageSource `json:"source,omitempty"`
 	Status              *ConversationMessageStatus `json:"status,omitempty"`
 	TeamId              *string                    `json:"teamId,omitempty"`
-	Text                *string                    `json:"text,omitempty"`
+	Text                *string                    `json:"text"`
 	UpdatedAt           *time.Time                 `json:"updatedAt,omitempty"`
 }
 
@@ -5821,21 +5821,21 @@ type ConversationMessageStatus string
 
 // ConversationPlatformData defines model for ConversationPlatformData.
 type ConversationPlatformData struct {
-	CanReply          *bool              `json:"canReply,omitempty"`
-	LastInboundAt     *time.Time         `json:"lastInboundAt,omitempty"`
-	ProviderStateSync *ProviderStateSync `json:"providerStateSync,omitempty"`
+	CanReply          *bool              `json:"canReply"`
+	LastInboundAt     *time.Time         `json:"lastInboundAt"`
+	ProviderStateSync *ProviderStateSync `json:"providerStateSync"`
 }
 
 // Coupon defines model for Coupon.
 type Coupon struct {
-	AmountOff        *float32       `json:"amountOff,omitempty"`
+	AmountOff        *float32       `json:"amountOff"`
 	CreatedAt        *time.Time     `json:"createdAt"`
 	Duration         CouponDuration `json:"duration"`
-	DurationInMonths *float32       `json:"durationInMonths,omitempty"`
+	DurationInMonths *float32       `json:"durationInMonths"`
 	Id               string         `json:"id"`
-	MaxRedemptions   *float32       `json:"maxRedemptions,omitempty"`
-	Name             *string        `json:"name,omitempty"`
-	PercentOff       *float32       `json:"percentOff,omitempty"`
+	MaxRedemptions   *float32       `json:"maxRedemptions"`
+	Name             *string        `json:"name"`
+	PercentOff       *float32       `json:"percentOff"`
 	UpdatedAt        *time.Time     `json:"updatedAt"`
 	Valid            bool           `json:"valid"`
 }
@@ -5899,26 +5899,26 @@ type Error struct {
 
 // FacebookRecommendation defines model for FacebookRecommendation.
 type FacebookRecommendation struct {
-	Comment                  *string                                    `json:"comment,omitempty"`
-	CreateTime               *time.Time                                 `json:"createTime,omitempty"`
+	Comment                  *string                                    `json:"comment"`
+	CreateTime               *time.Time                                 `json:"createTime"`
 	CreatedAt                *time.Time                                 `json:"createdAt"`
-	DeletedAt                *time.Time                                 `json:"deletedAt,omitempty"`
+	DeletedAt                *time.Time                                 `json:"deletedAt"`
 	ExternalRecommendationId string                                     `json:"externalRecommendationId"`
 	HasMedia                 bool                                       `json:"hasMedia"`
 	Id                       string                                     `json:"id"`
-	ImportedAt               *time.Time                                 `json:"importedAt,omitempty"`
-	MediaSummary             *[]string                                  `json:"mediaSummary,omitempty"`
-	OpenGraphStoryId         *string                                    `json:"openGraphStoryId,omitempty"`
-	OwnerReplyComment        *string                                    `json:"ownerReplyComment,omitempty"`
-	OwnerReplyCommentId      *string                                    `json:"ownerReplyCommentId,omitempty"`
-	OwnerReplyUpdatedAt      *time.Time                                 `json:"ownerReplyUpdatedAt,omitempty"`
-	Rating                   *float32                                   `json:"rating,omitempty"`
-	RecommendationValue      *FacebookRecommendationRecommendationValue `json:"recommendationValue,omitempty"`
-	ReviewerDisplayName      *string                                    `json:"reviewerDisplayName,omitempty"`
-	ReviewerProfilePhotoUrl  *string                                    `json:"reviewerProfilePhotoUrl,omitempty"`
+	ImportedAt               *time.Time                                 `json:"importedAt"`
+	MediaSummary             *[]string                                  `json:"mediaSummary"`
+	OpenGraphStoryId         *string                                    `json:"openGraphStoryId"`
+	OwnerReplyComment        *string                                    `json:"ownerReplyComment"`
+	OwnerReplyCommentId      *string                                    `json:"ownerReplyCommentId"`
+	OwnerReplyUpdatedAt      *time.Time                                 `json:"ownerReplyUpdatedAt"`
+	Rating                   *float32                                   `json:"rating"`
+	RecommendationValue      *FacebookRecommendationRecommendationValue `json:"recommendationValue"`
+	ReviewerDisplayName      *string                                    `json:"reviewerDisplayName"`
+	ReviewerProfilePhotoUrl  *string                                    `json:"reviewerProfilePhotoUrl"`
 	SocialAccountId          string                                     `json:"socialAccountId"`
 	TeamId                   string                                     `json:"teamId"`
-	UpdateTime               *time.Time                                 `json:"updateTime,omitempty"`
+	UpdateTime               *time.Time                                 `json:"updateTime"`
 	UpdatedAt                *time.Time                                 `json:"updatedAt"`
 }
 
@@ -5927,32 +5927,32 @@ type FacebookRecommendationRecommendationValue string
 
 // FacebookRecommendationComment defines model for FacebookRecommendationComment.
 type FacebookRecommendationComment struct {
-	AuthorAvatarUrl  *string    `json:"authorAvatarUrl,omitempty"`
-	AuthorExternalId *string    `json:"authorExternalId,omitempty"`
-	AuthorName       *string    `json:"authorName,omitempty"`
-	CanReply         *bool      `json:"canReply,omitempty"`
-	CreatedTime      *time.Time `json:"createdTime,omitempty"`
+	AuthorAvatarUrl  *string    `json:"authorAvatarUrl"`
+	AuthorExternalId *string    `json:"authorExternalId"`
+	AuthorName       *string    `json:"authorName"`
+	CanReply         *bool      `json:"canReply"`
+	CreatedTime      *time.Time `json:"createdTime"`
 	Id               string     `json:"id"`
 	LikesCount       float32    `json:"likesCount"`
-	ParentCommentId  *string    `json:"parentCommentId,omitempty"`
+	ParentCommentId  *string    `json:"parentCommentId"`
 	RecommendationId string     `json:"recommendationId"`
 	RepliesCount     float32    `json:"repliesCount"`
 	RootObjectId     string     `json:"rootObjectId"`
-	Text             *string    `json:"text,omitempty"`
+	Text             *string    `json:"text"`
 }
 
 // FacebookRecommendationImport defines model for FacebookRecommendationImport.
 type FacebookRecommendationImport struct {
-	CompletedAt      *time.Time                         `json:"completedAt,omitempty"`
+	CompletedAt      *time.Time                         `json:"completedAt"`
 	CreatedAt        *time.Time                         `json:"createdAt"`
-	DeletedAt        *time.Time                         `json:"deletedAt,omitempty"`
-	Error            *string                            `json:"error,omitempty"`
+	DeletedAt        *time.Time                         `json:"deletedAt"`
+	Error            *string                            `json:"error"`
 	Id               string                             `json:"id"`
 	ItemsImported    float32                            `json:"itemsImported"`
-	RateLimitResetAt *time.Time                         `json:"rateLimitResetAt,omitempty"`
+	RateLimitResetAt *time.Time                         `json:"rateLimitResetAt"`
 	RequestedCount   float32                            `json:"requestedCount"`
 	SocialAccountId  string                             `json:"socialAccountId"`
-	StartedAt        *time.Time                         `json:"startedAt,omitempty"`
+	StartedAt        *time.Time                         `json:"startedAt"`
 	Status           FacebookRecommendationImportStatus `json:"status"`
 	TeamId           string                             `json:"teamId"`
 	UpdatedAt        *time.Time                         `json:"updatedAt"`
@@ -5963,28 +5963,28 @@ type FacebookRecommendationImportStatus string
 
 // FetchedComment A comment fetched from a network by a comment import.
 type FetchedComment struct {
-	AuthorAvatarUrl  *string                     `json:"authorAvatarUrl,omitempty"`
-	AuthorExternalId *string                     `json:"authorExternalId,omitempty"`
-	AuthorName       *string                     `json:"authorName,omitempty"`
-	AuthorProfileUrl *string                     `json:"authorProfileUrl,omitempty"`
+	AuthorAvatarUrl  *string                     `json:"authorAvatarUrl"`
+	AuthorExternalId *string                     `json:"authorExternalId"`
+	AuthorName       *string                     `json:"authorName"`
+	AuthorProfileUrl *string                     `json:"authorProfileUrl"`
 	CreatedAt        *time.Time                  `json:"createdAt"`
-	DeletedAt        *time.Time                  `json:"deletedAt,omitempty"`
+	DeletedAt        *time.Time                  `json:"deletedAt"`
 	ExternalId       string                      `json:"externalId"`
-	ExternalParentId *string                     `json:"externalParentId,omitempty"`
-	ExternalPostId   *string                     `json:"externalPostId,omitempty"`
+	ExternalParentId *string                     `json:"externalParentId"`
+	ExternalPostId   *string                     `json:"externalPostId"`
 	Id               string                      `json:"id"`
 	ImportId         string                      `json:"importId"`
-	ImportedPostId   *string                     `json:"importedPostId,omitempty"`
+	ImportedPostId   *string                     `json:"importedPostId"`
 	LikesCount       float32                     `json:"likesCount"`
-	OrganizationId   *string                     `json:"organizationId,omitempty"`
+	OrganizationId   *string                     `json:"organizationId"`
 	Platform         FetchedCommentPlatform      `json:"platform"`
 	PlatformData     *FetchedCommentPlatformData `json:"platformData,omitempty"`
-	PostId           *string                     `json:"postId,omitempty"`
-	PublishedAt      *time.Time                  `json:"publishedAt,omitempty"`
+	PostId           *string                     `json:"postId"`
+	PublishedAt      *time.Time                  `json:"publishedAt"`
 	RepliesCount     float32                     `json:"repliesCount"`
 	SocialAccountId  string                      `json:"socialAccountId"`
 	TeamId           string                      `json:"teamId"`
-	Text             *string                     `json:"text,omitempty"`
+	Text             *string                     `json:"text"`
 	UpdatedAt        *time.Time                  `json:"updatedAt"`
 }
 
@@ -5993,29 +5993,29 @@ type FetchedCommentPlatform string
 
 // FetchedCommentPlatformData Network-specific state of a fetched comment.
 type FetchedCommentPlatformData struct {
-	ApprovalStatus    *string                                 `json:"approvalStatus,omitempty"`
-	AttachmentType    *string                                 `json:"attachmentType,omitempty"`
-	AttachmentUrl     *string                                 `json:"attachmentUrl,omitempty"`
-	BundleCommentId   *string                                 `json:"bundleCommentId,omitempty"`
-	CanDelete         *bool                                   `json:"canDelete,omitempty"`
-	CanHide           *bool                                   `json:"canHide,omitempty"`
-	CanLike           *bool                                   `json:"canLike,omitempty"`
-	CanModerate       *bool                                   `json:"canModerate,omitempty"`
-	Cid               *string                                 `json:"cid,omitempty"`
-	DisabledReason    *string                                 `json:"disabledReason,omitempty"`
-	DisplayState      *FetchedCommentPlatformDataDisplayState `json:"displayState,omitempty"`
-	Hidden            *bool                                   `json:"hidden,omitempty"`
-	HideStatus        *string                                 `json:"hideStatus,omitempty"`
-	LikedByAutomation *bool                                   `json:"likedByAutomation,omitempty"`
-	LikedByMe         *bool                                   `json:"likedByMe,omitempty"`
-	MediaProductType  *string                                 `json:"mediaProductType,omitempty"`
-	ModerationStatus  *string                                 `json:"moderationStatus,omitempty"`
-	Origin            *FetchedCommentPlatformDataOrigin       `json:"origin,omitempty"`
-	Owner             *bool                                   `json:"owner,omitempty"`
-	ReactionType      *FetchedCommentPlatformDataReactionType `json:"reactionType,omitempty"`
-	ReactionsCount    *float32                                `json:"reactionsCount,omitempty"`
-	Source            *string                                 `json:"source,omitempty"`
-	Status            *string                                 `json:"status,omitempty"`
+	ApprovalStatus    *string                                 `json:"approvalStatus"`
+	AttachmentType    *string                                 `json:"attachmentType"`
+	AttachmentUrl     *string                                 `json:"attachmentUrl"`
+	BundleCommentId   *string                                 `json:"bundleCommentId"`
+	CanDelete         *bool                                   `json:"canDelete"`
+	CanHide           *bool                                   `json:"canHide"`
+	CanLike           *bool                                   `json:"canLike"`
+	CanModerate       *bool                                   `json:"canModerate"`
+	Cid               *string                                 `json:"cid"`
+	DisabledReason    *string                                 `json:"disabledReason"`
+	DisplayState      *FetchedCommentPlatformDataDisplayState `json:"displayState"`
+	Hidden            *bool                                   `json:"hidden"`
+	HideStatus        *string                                 `json:"hideStatus"`
+	LikedByAutomation *bool                                   `json:"likedByAutomation"`
+	LikedByMe         *bool                                   `json:"likedByMe"`
+	MediaProductType  *string                                 `json:"mediaProductType"`
+	ModerationStatus  *string                                 `json:"moderationStatus"`
+	Origin            *FetchedCommentPlatformDataOrigin       `json:"origin"`
+	Owner             *bool                                   `json:"owner"`
+	ReactionType      *FetchedCommentPlatformDataReactionType `json:"reactionType"`
+	ReactionsCount    *float32                                `json:"reactionsCount"`
+	Source            *string                                 `json:"source"`
+	Status            *string                                 `json:"status"`
 }
 
 // FetchedCommentPlatformDataDisplayState defines model for FetchedCommentPlatformData.DisplayState.
@@ -6078,24 +6078,24 @@ type GoogleBusinessTimeOfDay struct {
 
 // GoogleReview defines model for GoogleReview.
 type GoogleReview struct {
-	Comment                    *string                       `json:"comment,omitempty"`
-	CreateTime                 *time.Time                    `json:"createTime,omitempty"`
+	Comment                    *string                       `json:"comment"`
+	CreateTime                 *time.Time                    `json:"createTime"`
 	CreatedAt                  *time.Time                    `json:"createdAt"`
-	DeletedAt                  *time.Time                    `json:"deletedAt,omitempty"`
+	DeletedAt                  *time.Time                    `json:"deletedAt"`
 	ExternalReviewId           string                        `json:"externalReviewId"`
 	Id                         string                        `json:"id"`
-	ImportedAt                 *time.Time                    `json:"importedAt,omitempty"`
-	ReviewReplyComment         *string                       `json:"reviewReplyComment,omitempty"`
-	ReviewReplyPolicyViolation *string                       `json:"reviewReplyPolicyViolation,omitempty"`
-	ReviewReplyState           *GoogleReviewReviewReplyState `json:"reviewReplyState,omitempty"`
-	ReviewReplyUpdatedAt       *time.Time                    `json:"reviewReplyUpdatedAt,omitempty"`
-	ReviewReplyUrl             *string                       `json:"reviewReplyUrl,omitempty"`
-	ReviewerDisplayName        *string                       `json:"reviewerDisplayName,omitempty"`
-	ReviewerProfilePhotoUrl    *string                       `json:"reviewerProfilePhotoUrl,omitempty"`
+	ImportedAt                 *time.Time                    `json:"importedAt"`
+	ReviewReplyComment         *string                       `json:"reviewReplyComment"`
+	ReviewReplyPolicyViolation *string                       `json:"reviewReplyPolicyViolation"`
+	ReviewReplyState           *GoogleReviewReviewReplyState `json:"reviewReplyState"`
+	ReviewReplyUpdatedAt       *time.Time                    `json:"reviewReplyUpdatedAt"`
+	ReviewReplyUrl             *string                       `json:"reviewReplyUrl"`
+	ReviewerDisplayName        *string                       `json:"reviewerDisplayName"`
+	ReviewerProfilePhotoUrl    *string                       `json:"reviewerProfilePhotoUrl"`
 	SocialAccountId            string                        `json:"socialAccountId"`
-	StarRating                 *GoogleReviewStarRating       `json:"starRating,omitempty"`
+	StarRating                 *GoogleReviewStarRating       `json:"starRating"`
 	TeamId                     string                        `json:"teamId"`
-	UpdateTime                 *time.Time                    `json:"updateTime,omitempty"`
+	UpdateTime                 *time.Time                    `json:"updateTime"`
 	UpdatedAt                  *time.Time                    `json:"updatedAt"`
 }
 
@@ -6107,16 +6107,16 @@ type GoogleReviewStarRating string
 
 // GoogleReviewImport defines model for GoogleReviewImport.
 type GoogleReviewImport struct {
-	CompletedAt      *time.Time               `json:"completedAt,omitempty"`
+	CompletedAt      *time.Time               `json:"completedAt"`
 	CreatedAt        *time.Time               `json:"createdAt"`
-	DeletedAt        *time.Time               `json:"deletedAt,omitempty"`
-	Error            *string                  `json:"error,omitempty"`
+	DeletedAt        *time.Time               `json:"deletedAt"`
+	Error            *string                  `json:"error"`
 	Id               string                   `json:"id"`
-	RateLimitResetAt *time.Time               `json:"rateLimitResetAt,omitempty"`
+	RateLimitResetAt *time.Time               `json:"rateLimitResetAt"`
 	RequestedCount   float32                  `json:"requestedCount"`
 	ReviewsImported  float32                  `json:"reviewsImported"`
 	SocialAccountId  string                   `json:"socialAccountId"`
-	StartedAt        *time.Time               `json:"startedAt,omitempty"`
+	StartedAt        *time.Time               `json:"startedAt"`
 	Status           GoogleReviewImportStatus `json:"status"`
 	TeamId           string                   `json:"teamId"`
 	UpdatedAt        *time.Time               `json:"updatedAt"`
@@ -6168,22 +6168,22 @@ type ImportedPost struct {
 	// Analytics Present when listing imported posts.
 	Analytics           *[]PostAnalyticsRecord `json:"analytics,omitempty"`
 	CreatedAt           *time.Time             `json:"createdAt"`
-	DeletedAt           *time.Time             `json:"deletedAt,omitempty"`
-	Description         *string                `json:"description,omitempty"`
-	ExternalId          *string                `json:"externalId,omitempty"`
-	ExternallyDeletedAt *time.Time             `json:"externallyDeletedAt,omitempty"`
-	ExtraData           interface{}            `json:"extraData,omitempty"`
+	DeletedAt           *time.Time             `json:"deletedAt"`
+	Description         *string                `json:"description"`
+	ExternalId          *string                `json:"externalId"`
+	ExternallyDeletedAt *time.Time             `json:"externallyDeletedAt"`
+	ExtraData           interface{}            `json:"extraData"`
 	Id                  string                 `json:"id"`
-	ImportedAt          *time.Time             `json:"importedAt,omitempty"`
+	ImportedAt          *time.Time             `json:"importedAt"`
 	Internal            bool                   `json:"internal"`
-	Permalink           *string                `json:"permalink,omitempty"`
-	PostId              *string                `json:"postId,omitempty"`
-	PublishedAt         *time.Time             `json:"publishedAt,omitempty"`
-	SmallThumbnail      *string                `json:"smallThumbnail,omitempty"`
+	Permalink           *string                `json:"permalink"`
+	PostId              *string                `json:"postId"`
+	PublishedAt         *time.Time             `json:"publishedAt"`
+	SmallThumbnail      *string                `json:"smallThumbnail"`
 	SocialAccountId     string                 `json:"socialAccountId"`
-	Subreddit           *string                `json:"subreddit,omitempty"`
-	Thumbnail           *string                `json:"thumbnail,omitempty"`
-	Title               *string                `json:"title,omitempty"`
+	Subreddit           *string                `json:"subreddit"`
+	Thumbnail           *string                `json:"thumbnail"`
+	Title               *string                `json:"title"`
 	Type                ImportedPostType       `json:"type"`
 	UpdatedAt           *time.Time             `json:"updatedAt"`
 }
@@ -6247,14 +6247,14 @@ type Invoice struct {
 	CreatedAt     *time.Time `json:"createdAt,omitempty"`
 	Currency      *string    `json:"currency,omitempty"`
 	Description   *string    `json:"description,omitempty"`
-	HostedUrl     *string    `json:"hostedUrl,omitempty"`
+	HostedUrl     *string    `json:"hostedUrl"`
 	Id            string     `json:"id"`
 	Number        string     `json:"number"`
-	PaidAt        *time.Time `json:"paidAt,omitempty"`
-	PaymentMethod *string    `json:"paymentMethod,omitempty"`
-	PdfUrl        *string    `json:"pdfUrl,omitempty"`
-	PeriodEnd     *time.Time `json:"periodEnd,omitempty"`
-	PeriodStart   *time.Time `json:"periodStart,omitempty"`
+	PaidAt        *time.Time `json:"paidAt"`
+	PaymentMethod *string    `json:"paymentMethod"`
+	PdfUrl        *string    `json:"pdfUrl"`
+	PeriodEnd     *time.Time `json:"periodEnd"`
+	PeriodStart   *time.Time `json:"periodStart"`
 	Provider      *string    `json:"provider,omitempty"`
 	Status        *string    `json:"status,omitempty"`
 }
@@ -6264,22 +6264,22 @@ type InvoiceDetail struct {
 	AmountCents     int        `json:"amountCents"`
 	AmountDueCents  *int       `json:"amountDueCents,omitempty"`
 	AmountPaidCents *int       `json:"amountPaidCents,omitempty"`
-	BillTo          *BillTo    `json:"billTo,omitempty"`
+	BillTo          *BillTo    `json:"billTo"`
 	CreatedAt       *time.Time `json:"createdAt,omitempty"`
 	Currency        *string    `json:"currency,omitempty"`
 	Description     *string    `json:"description,omitempty"`
-	HostedUrl       *string    `json:"hostedUrl,omitempty"`
+	HostedUrl       *string    `json:"hostedUrl"`
 	Id              string     `json:"id"`
 
 	// Issuer Who issued the invoice.
 	Issuer        *map[string]interface{} `json:"issuer,omitempty"`
 	Lines         *[]InvoiceLine          `json:"lines,omitempty"`
 	Number        string                  `json:"number"`
-	PaidAt        *time.Time              `json:"paidAt,omitempty"`
-	PaymentMethod *string                 `json:"paymentMethod,omitempty"`
-	PdfUrl        *string                 `json:"pdfUrl,omitempty"`
-	PeriodEnd     *time.Time              `json:"periodEnd,omitempty"`
-	PeriodStart   *time.Time              `json:"periodStart,omitempty"`
+	PaidAt        *time.Time              `json:"paidAt"`
+	PaymentMethod *string                 `json:"paymentMethod"`
+	PdfUrl        *string                 `json:"pdfUrl"`
+	PeriodEnd     *time.Time              `json:"periodEnd"`
+	PeriodStart   *time.Time              `json:"periodStart"`
 	Provider      *string                 `json:"provider,omitempty"`
 	Status        *string                 `json:"status,omitempty"`
 	SubtotalCents *int                    `json:"subtotalCents,omitempty"`
@@ -6290,8 +6290,8 @@ type InvoiceDetail struct {
 type InvoiceLine struct {
 	AmountCents     int        `json:"amountCents"`
 	Description     string     `json:"description"`
-	PeriodEnd       *time.Time `json:"periodEnd,omitempty"`
-	PeriodStart     *time.Time `json:"periodStart,omitempty"`
+	PeriodEnd       *time.Time `json:"periodEnd"`
+	PeriodStart     *time.Time `json:"periodStart"`
 	Quantity        *int       `json:"quantity,omitempty"`
 	UnitAmountCents *int       `json:"unitAmountCents,omitempty"`
 }
@@ -6311,33 +6311,33 @@ type IssueCode string
 
 // LedgerEntry One movement of the credit balance.
 type LedgerEntry struct {
-	Action        *string    `json:"action,omitempty"`
+	Action        *string    `json:"action"`
 	CreatedAt     *time.Time `json:"createdAt,omitempty"`
 	DeltaMicroUsd *int       `json:"deltaMicroUsd,omitempty"`
 	Id            string     `json:"id"`
 	Reason        string     `json:"reason"`
-	RefId         *string    `json:"refId,omitempty"`
-	RefType       *string    `json:"refType,omitempty"`
+	RefId         *string    `json:"refId"`
+	RefType       *string    `json:"refType"`
 }
 
 // Location Physical location metadata
 type Location struct {
-	City      *string  `json:"city,omitempty"`
-	Country   *string  `json:"country,omitempty"`
-	Latitude  *float32 `json:"latitude,omitempty"`
-	Longitude *float32 `json:"longitude,omitempty"`
-	State     *string  `json:"state,omitempty"`
-	Street    *string  `json:"street,omitempty"`
-	Zip       *string  `json:"zip,omitempty"`
+	City      *string  `json:"city"`
+	Country   *string  `json:"country"`
+	Latitude  *float32 `json:"latitude"`
+	Longitude *float32 `json:"longitude"`
+	State     *string  `json:"state"`
+	Street    *string  `json:"street"`
+	Zip       *string  `json:"zip"`
 }
 
 // Member defines model for Member.
 type Member struct {
 	CreatedAt *time.Time `json:"createdAt,omitempty"`
 	Email     string     `json:"email"`
-	FirstName *string    `json:"firstName,omitempty"`
+	FirstName *string    `json:"firstName"`
 	Id        string     `json:"id"`
-	LastName  *string    `json:"lastName,omitempty"`
+	LastName  *string    `json:"lastName"`
 	Role      Role       `json:"role"`
 	UserId    string     `json:"userId"`
 }
@@ -6352,14 +6352,14 @@ type Membership struct {
 
 // MessageAttachment defines model for MessageAttachment.
 type MessageAttachment struct {
-	CaptionLabel    *string               `json:"captionLabel,omitempty"`
-	CaptionLanguage *string               `json:"captionLanguage,omitempty"`
-	CaptionTrackUrl *string               `json:"captionTrackUrl,omitempty"`
-	ExternalId      *string               `json:"externalId,omitempty"`
-	MimeType        *string               `json:"mimeType,omitempty"`
-	Name            *string               `json:"name,omitempty"`
+	CaptionLabel    *string               `json:"captionLabel"`
+	CaptionLanguage *string               `json:"captionLanguage"`
+	CaptionTrackUrl *string               `json:"captionTrackUrl"`
+	ExternalId      *string               `json:"externalId"`
+	MimeType        *string               `json:"mimeType"`
+	Name            *string               `json:"name"`
 	Type            MessageAttachmentType `json:"type"`
-	Url             *string               `json:"url,omitempty"`
+	Url             *string               `json:"url"`
 }
 
 // MessageAttachmentType defines model for MessageAttachment.Type.
@@ -6369,7 +6369,7 @@ type MessageAttachmentType string
 type MessagePlatformData struct {
 	QuickReplies         *[]MessageQuickReply   `json:"quickReplies,omitempty"`
 	Reactions            *[]MessageReaction     `json:"reactions,omitempty"`
-	ReplyTo              *MessageReplyTo        `json:"replyTo,omitempty"`
+	ReplyTo              *MessageReplyTo        `json:"replyTo"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
@@ -6377,23 +6377,23 @@ type MessagePlatformData struct {
 type MessageQuickReply struct {
 	Id                   *string                `json:"id,omitempty"`
 	Label                *string                `json:"label,omitempty"`
-	Payload              *string                `json:"payload,omitempty"`
+	Payload              *string                `json:"payload"`
 	AdditionalProperties map[string]interface{} `json:"-"`
 }
 
 // MessageReaction defines model for MessageReaction.
 type MessageReaction struct {
-	Emoji     *string    `json:"emoji,omitempty"`
-	ReactedAt *time.Time `json:"reactedAt,omitempty"`
-	Reaction  *string    `json:"reaction,omitempty"`
+	Emoji     *string    `json:"emoji"`
+	ReactedAt *time.Time `json:"reactedAt"`
+	Reaction  *string    `json:"reaction"`
 	SenderId  string     `json:"senderId"`
 }
 
 // MessageReplyTo defines model for MessageReplyTo.
 type MessageReplyTo struct {
-	ExternalMessageId *string `json:"externalMessageId,omitempty"`
-	IsSelfReply       *bool   `json:"isSelfReply,omitempty"`
-	MessageId         *string `json:"messageId,omitempty"`
+	ExternalMessageId *string `json:"externalMessageId"`
+	IsSelfReply       *bool   `json:"isSelfReply"`
+	MessageId         *string `json:"messageId"`
 }
 
 // NetworkLimits A number per network.
@@ -6427,10 +6427,10 @@ type Notification struct {
 	Id   string                  `json:"id"`
 
 	// Link Dashboard path of what it is about.
-	Link    *string    `json:"link,omitempty"`
+	Link    *string    `json:"link"`
 	Message string     `json:"message"`
 	Read    bool       `json:"read"`
-	ReadAt  *time.Time `json:"readAt,omitempty"`
+	ReadAt  *time.Time `json:"readAt"`
 	Title   string     `json:"title"`
 
 	// Type What a notification is about. Designed.
@@ -6442,17 +6442,17 @@ type NotificationType string
 
 // OrgOwner The user who created the organization.
 type OrgOwner struct {
-	AvatarUrl     *string      `json:"avatarUrl,omitempty"`
+	AvatarUrl     *string      `json:"avatarUrl"`
 	CreatedAt     *time.Time   `json:"createdAt"`
-	DeletedAt     *time.Time   `json:"deletedAt,omitempty"`
+	DeletedAt     *time.Time   `json:"deletedAt"`
 	Email         string       `json:"email"`
-	EmailVerified *time.Time   `json:"emailVerified,omitempty"`
+	EmailVerified *time.Time   `json:"emailVerified"`
 	ExternalId    string       `json:"externalId"`
-	FirstName     *string      `json:"firstName,omitempty"`
+	FirstName     *string      `json:"firstName"`
 	Id            string       `json:"id"`
-	LastName      *string      `json:"lastName,omitempty"`
+	LastName      *string      `json:"lastName"`
 	Role          OrgOwnerRole `json:"role"`
-	Timezone      *string      `json:"timezone,omitempty"`
+	Timezone      *string      `json:"timezone"`
 	UpdatedAt     *time.Time   `json:"updatedAt"`
 }
 
@@ -6462,35 +6462,35 @@ type OrgOwnerRole string
 // Organization defines model for Organization.
 type Organization struct {
 	AnalyticsDisabled         bool       `json:"analyticsDisabled"`
-	AnalyticsInterval         *float32   `json:"analyticsInterval,omitempty"`
+	AnalyticsInterval         *float32   `json:"analyticsInterval"`
 	AnalyticsPostsDisabled    bool       `json:"analyticsPostsDisabled"`
-	AnalyticsPostsInterval    *float32   `json:"analyticsPostsInterval,omitempty"`
+	AnalyticsPostsInterval    *float32   `json:"analyticsPostsInterval"`
 	ApiAccess                 bool       `json:"apiAccess"`
-	AvatarUrl                 *string    `json:"avatarUrl,omitempty"`
-	CommentImportLimitPerPost *float32   `json:"commentImportLimitPerPost,omitempty"`
+	AvatarUrl                 *string    `json:"avatarUrl"`
+	CommentImportLimitPerPost *float32   `json:"commentImportLimitPerPost"`
 	CreatedAt                 *time.Time `json:"createdAt"`
 
 	// CreatedBy The user who created the organization.
 	CreatedBy                                 OrgOwner       `json:"createdBy"`
 	CreatedById                               string         `json:"createdById"`
-	DailyCommentLimit                         *NetworkLimits `json:"dailyCommentLimit,omitempty"`
-	DailyPostLimit                            *NetworkLimits `json:"dailyPostLimit,omitempty"`
+	DailyCommentLimit                         *NetworkLimits `json:"dailyCommentLimit"`
+	DailyPostLimit                            *NetworkLimits `json:"dailyPostLimit"`
 	DeleteAccountAfter                        int            `json:"deleteAccountAfter"`
-	DeletedAt                                 *time.Time     `json:"deletedAt,omitempty"`
+	DeletedAt                                 *time.Time     `json:"deletedAt"`
 	DisconnectCheckEnabled                    bool           `json:"disconnectCheckEnabled"`
-	ForcedAccountAnalyticsDailyLimit          *float32       `json:"forcedAccountAnalyticsDailyLimit,omitempty"`
-	ForcedPostAnalyticsDailyLimit             *float32       `json:"forcedPostAnalyticsDailyLimit,omitempty"`
+	ForcedAccountAnalyticsDailyLimit          *float32       `json:"forcedAccountAnalyticsDailyLimit"`
+	ForcedPostAnalyticsDailyLimit             *float32       `json:"forcedPostAnalyticsDailyLimit"`
 	Id                                        string         `json:"id"`
-	MonthlyAutomationExecutionLimitPerAccount *float32       `json:"monthlyAutomationExecutionLimitPerAccount,omitempty"`
-	MonthlyImportLimitPerAccount              *float32       `json:"monthlyImportLimitPerAccount,omitempty"`
-	MonthlyMessageLimitPerAccount             *float32       `json:"monthlyMessageLimitPerAccount,omitempty"`
-	MonthlyReviewImportLimitPerAccount        *float32       `json:"monthlyReviewImportLimitPerAccount,omitempty"`
-	Name                                      *string        `json:"name,omitempty"`
-	PromotionCode                             *PromotionCode `json:"promotionCode,omitempty"`
-	PromotionCodeId                           *string        `json:"promotionCodeId,omitempty"`
-	Ref                                       *string        `json:"ref,omitempty"`
+	MonthlyAutomationExecutionLimitPerAccount *float32       `json:"monthlyAutomationExecutionLimitPerAccount"`
+	MonthlyImportLimitPerAccount              *float32       `json:"monthlyImportLimitPerAccount"`
+	MonthlyMessageLimitPerAccount             *float32       `json:"monthlyMessageLimitPerAccount"`
+	MonthlyReviewImportLimitPerAccount        *float32       `json:"monthlyReviewImportLimitPerAccount"`
+	Name                                      *string        `json:"name"`
+	PromotionCode                             *PromotionCode `json:"promotionCode"`
+	PromotionCodeId                           *string        `json:"promotionCodeId"`
+	Ref                                       *string        `json:"ref"`
 	ShowVerboseErrors                         bool           `json:"showVerboseErrors"`
-	Subscription                              *Subscription  `json:"subscription,omitempty"`
+	Subscription                              *Subscription  `json:"subscription"`
 	Suspended                                 *bool          `json:"suspended,omitempty"`
 	Teams                                     []Team         `json:"teams"`
 	UpdatedAt                                 *time.Time     `json:"updatedAt"`
@@ -6500,30 +6500,30 @@ type Organization struct {
 // OrganizationSummary The organization as embedded in a team: without createdBy, subscription and teams.
 type OrganizationSummary struct {
 	AnalyticsDisabled                         bool           `json:"analyticsDisabled"`
-	AnalyticsInterval                         *float32       `json:"analyticsInterval,omitempty"`
+	AnalyticsInterval                         *float32       `json:"analyticsInterval"`
 	AnalyticsPostsDisabled                    bool           `json:"analyticsPostsDisabled"`
-	AnalyticsPostsInterval                    *float32       `json:"analyticsPostsInterval,omitempty"`
+	AnalyticsPostsInterval                    *float32       `json:"analyticsPostsInterval"`
 	ApiAccess                                 bool           `json:"apiAccess"`
-	AvatarUrl                                 *string        `json:"avatarUrl,omitempty"`
-	CommentImportLimitPerPost                 *float32       `json:"commentImportLimitPerPost,omitempty"`
+	AvatarUrl                                 *string        `json:"avatarUrl"`
+	CommentImportLimitPerPost                 *float32       `json:"commentImportLimitPerPost"`
 	CreatedAt                                 *time.Time     `json:"createdAt"`
 	CreatedById                               string         `json:"createdById"`
-	DailyCommentLimit                         *NetworkLimits `json:"dailyCommentLimit,omitempty"`
-	DailyPostLimit                            *NetworkLimits `json:"dailyPostLimit,omitempty"`
+	DailyCommentLimit                         *NetworkLimits `json:"dailyCommentLimit"`
+	DailyPostLimit                            *NetworkLimits `json:"dailyPostLimit"`
 	DeleteAccountAfter                        int            `json:"deleteAccountAfter"`
-	DeletedAt                                 *time.Time     `json:"deletedAt,omitempty"`
+	DeletedAt                                 *time.Time     `json:"deletedAt"`
 	DisconnectCheckEnabled                    bool           `json:"disconnectCheckEnabled"`
-	ForcedAccountAnalyticsDailyLimit          *float32       `json:"forcedAccountAnalyticsDailyLimit,omitempty"`
-	ForcedPostAnalyticsDailyLimit             *float32       `json:"forcedPostAnalyticsDailyLimit,omitempty"`
+	ForcedAccountAnalyticsDailyLimit          *float32       `json:"forcedAccountAnalyticsDailyLimit"`
+	ForcedPostAnalyticsDailyLimit             *float32       `json:"forcedPostAnalyticsDailyLimit"`
 	Id                                        string         `json:"id"`
-	MonthlyAutomationExecutionLimitPerAccount *float32       `json:"monthlyAutomationExecutionLimitPerAccount,omitempty"`
-	MonthlyImportLimitPerAccount              *float32       `json:"monthlyImportLimitPerAccount,omitempty"`
-	MonthlyMessageLimitPerAccount             *float32       `json:"monthlyMessageLimitPerAccount,omitempty"`
-	MonthlyReviewImportLimitPerAccount        *float32       `json:"monthlyReviewImportLimitPerAccount,omitempty"`
-	Name                                      *string        `json:"name,omitempty"`
-	PromotionCode                             *PromotionCode `json:"promotionCode,omitempty"`
-	PromotionCodeId                           *string        `json:"promotionCodeId,omitempty"`
-	Ref                                       *string        `json:"ref,omitempty"`
+	MonthlyAutomationExecutionLimitPerAccount *float32       `json:"monthlyAutomationExecutionLimitPerAccount"`
+	MonthlyImportLimitPerAccount              *float32       `json:"monthlyImportLimitPerAccount"`
+	MonthlyMessageLimitPerAccount             *float32       `json:"monthlyMessageLimitPerAccount"`
+	MonthlyReviewImportLimitPerAccount        *float32       `json:"monthlyReviewImportLimitPerAccount"`
+	Name                                      *string        `json:"name"`
+	PromotionCode                             *PromotionCode `json:"promotionCode"`
+	PromotionCodeId                           *string        `json:"promotionCodeId"`
+	Ref                                       *string        `json:"ref"`
 	ShowVerboseErrors                         bool           `json:"showVerboseErrors"`
 	Suspended                                 *bool          `json:"suspended,omitempty"`
 	UpdatedAt                                 *time.Time     `json:"updatedAt"`
@@ -6540,9 +6540,9 @@ type Pagination struct {
 
 // PortalView What the hosted connection portal shows.
 type PortalView struct {
-	AccentColor  *string  `json:"accentColor,omitempty"`
+	AccentColor  *string  `json:"accentColor"`
 	AllowedTypes []string `json:"allowedTypes"`
-	BrandName    *string  `json:"brandName,omitempty"`
+	BrandName    *string  `json:"brandName"`
 	Connected    *[]struct {
 		AvatarUrl   *string `json:"avatarUrl,omitempty"`
 		DisplayName *string `json:"displayName,omitempty"`
@@ -6550,9 +6550,9 @@ type PortalView struct {
 		Username    *string `json:"username,omitempty"`
 	} `json:"connected,omitempty"`
 	ExpiresAt        *time.Time `json:"expiresAt,omitempty"`
-	LogoUrl          *string    `json:"logoUrl,omitempty"`
+	LogoUrl          *string    `json:"logoUrl"`
 	OrganizationName string     `json:"organizationName"`
-	RedirectUrl      *string    `json:"redirectUrl,omitempty"`
+	RedirectUrl      *string    `json:"redirectUrl"`
 	TeamName         string     `json:"teamName"`
 }
 
@@ -6562,21 +6562,21 @@ type Post struct {
 
 	// Data Per-network payloads, keyed by network. Only the networks of socialAccountTypes are used.
 	Data           PostData           `json:"data"`
-	DeletedAt      *time.Time         `json:"deletedAt,omitempty"`
-	Error          *string            `json:"error,omitempty"`
-	Errors         *PostErrors        `json:"errors,omitempty"`
-	ErrorsVerbose  *PostErrorsVerbose `json:"errorsVerbose,omitempty"`
-	ExternalData   *PostExternalData  `json:"externalData,omitempty"`
-	FirstComment   *PostFirstComment  `json:"firstComment,omitempty"`
+	DeletedAt      *time.Time         `json:"deletedAt"`
+	Error          *string            `json:"error"`
+	Errors         *PostErrors        `json:"errors"`
+	ErrorsVerbose  *PostErrorsVerbose `json:"errorsVerbose"`
+	ExternalData   *PostExternalData  `json:"externalData"`
+	FirstComment   *PostFirstComment  `json:"firstComment"`
 	Id             string             `json:"id"`
-	OrganizationId *string            `json:"organizationId,omitempty"`
+	OrganizationId *string            `json:"organizationId"`
 	PostDate       *time.Time         `json:"postDate"`
-	PostedDate     *time.Time         `json:"postedDate,omitempty"`
-	ReferenceKey   *string            `json:"referenceKey,omitempty"`
+	PostedDate     *time.Time         `json:"postedDate"`
+	ReferenceKey   *string            `json:"referenceKey"`
 	RetryCount     float32            `json:"retryCount"`
 
 	// ReviewNote The note of the reviewer who sent the post back to DRAFT.
-	ReviewNote *string `json:"reviewNote,omitempty"`
+	ReviewNote *string `json:"reviewNote"`
 
 	// SocialAccountTypes The networks the post publishes to.
 	SocialAccountTypes *[]NetworkType `json:"socialAccountTypes,omitempty"`
@@ -6596,7 +6596,7 @@ type Post struct {
 type PostAnalyticsRecord struct {
 	Comments          float32     `json:"comments"`
 	CreatedAt         *time.Time  `json:"createdAt"`
-	DeletedAt         *time.Time  `json:"deletedAt,omitempty"`
+	DeletedAt         *time.Time  `json:"deletedAt"`
 	Dislikes          float32     `json:"dislikes"`
 	Forced            bool        `json:"forced"`
 	Id                string      `json:"id"`
@@ -6604,7 +6604,7 @@ type PostAnalyticsRecord struct {
 	ImpressionsUnique float32     `json:"impressionsUnique"`
 	Likes             float32     `json:"likes"`
 	ProfilePostId     string      `json:"profilePostId"`
-	Raw               interface{} `json:"raw,omitempty"`
+	Raw               interface{} `json:"raw"`
 	Saves             float32     `json:"saves"`
 	Shares            float32     `json:"shares"`
 	UpdatedAt         *time.Time  `json:"updatedAt"`
@@ -6614,17 +6614,17 @@ type PostAnalyticsRecord struct {
 
 // PostCsvImport defines model for PostCsvImport.
 type PostCsvImport struct {
-	CompletedAt      *time.Time          `json:"completedAt,omitempty"`
+	CompletedAt      *time.Time          `json:"completedAt"`
 	CreatedAt        *time.Time          `json:"createdAt"`
-	DeletedAt        *time.Time          `json:"deletedAt,omitempty"`
-	Error            *string             `json:"error,omitempty"`
+	DeletedAt        *time.Time          `json:"deletedAt"`
+	Error            *string             `json:"error"`
 	FailedRows       float32             `json:"failedRows"`
 	FileName         string              `json:"fileName"`
 	Id               string              `json:"id"`
 	OrganizationId   string              `json:"organizationId"`
 	ProcessedRows    float32             `json:"processedRows"`
-	RateLimitResetAt *time.Time          `json:"rateLimitResetAt,omitempty"`
-	StartedAt        *time.Time          `json:"startedAt,omitempty"`
+	RateLimitResetAt *time.Time          `json:"rateLimitResetAt"`
+	StartedAt        *time.Time          `json:"startedAt"`
 	Status           PostCsvImportStatus `json:"status"`
 	SuccessRows      float32             `json:"successRows"`
 	TeamId           string              `json:"teamId"`
@@ -6638,12 +6638,12 @@ type PostCsvImportStatus string
 // PostCsvImportRow defines model for PostCsvImportRow.
 type PostCsvImportRow struct {
 	CreatedAt         *time.Time             `json:"createdAt"`
-	Error             *string                `json:"error,omitempty"`
+	Error             *string                `json:"error"`
 	Id                string                 `json:"id"`
 	ImportId          string                 `json:"importId"`
-	NormalizedPayload interface{}            `json:"normalizedPayload,omitempty"`
-	PostId            *string                `json:"postId,omitempty"`
-	RawRow            *map[string]string     `json:"rawRow,omitempty"`
+	NormalizedPayload interface{}            `json:"normalizedPayload"`
+	PostId            *string                `json:"postId"`
+	RawRow            *map[string]string     `json:"rawRow"`
 	RowNumber         float32                `json:"rowNumber"`
 	Status            PostCsvImportRowStatus `json:"status"`
 }
@@ -6653,12 +6653,12 @@ type PostCsvImportRowStatus string
 
 // PostCsvImportStatusView defines model for PostCsvImportStatusView.
 type PostCsvImportStatusView struct {
-	CompletedAt   *time.Time                    `json:"completedAt,omitempty"`
-	Error         *string                       `json:"error,omitempty"`
+	CompletedAt   *time.Time                    `json:"completedAt"`
+	Error         *string                       `json:"error"`
 	FailedRows    float32                       `json:"failedRows"`
 	Id            string                        `json:"id"`
 	ProcessedRows float32                       `json:"processedRows"`
-	StartedAt     *time.Time                    `json:"startedAt,omitempty"`
+	StartedAt     *time.Time                    `json:"startedAt"`
 	Status        PostCsvImportStatusViewStatus `json:"status"`
 	SuccessRows   float32                       `json:"successRows"`
 	TotalRows     float32                       `json:"totalRows"`
@@ -7065,13 +7065,13 @@ type PostDataYoutubeType string
 
 // PostErrorVerbose The network's own error detail for one network.
 type PostErrorVerbose struct {
-	Code              *string                       `json:"code,omitempty"`
-	ErrorMessage      *string                       `json:"errorMessage,omitempty"`
-	HttpStatus        *float32                      `json:"httpStatus,omitempty"`
-	IsTransient       *bool                         `json:"isTransient,omitempty"`
-	Meta              interface{}                   `json:"meta,omitempty"`
-	Retryability      *PostErrorVerboseRetryability `json:"retryability,omitempty"`
-	UserFacingMessage *string                       `json:"userFacingMessage,omitempty"`
+	Code              *string                       `json:"code"`
+	ErrorMessage      *string                       `json:"errorMessage"`
+	HttpStatus        *float32                      `json:"httpStatus"`
+	IsTransient       *bool                         `json:"isTransient"`
+	Meta              interface{}                   `json:"meta"`
+	Retryability      *PostErrorVerboseRetryability `json:"retryability"`
+	UserFacingMessage *string                       `json:"userFacingMessage"`
 }
 
 // PostErrorVerboseRetryability defines model for PostErrorVerbose.Retryability.
@@ -7079,40 +7079,40 @@ type PostErrorVerboseRetryability string
 
 // PostErrors Error message per network.
 type PostErrors struct {
-	BLUESKY        *string `json:"BLUESKY,omitempty"`
-	DISCORD        *string `json:"DISCORD,omitempty"`
-	FACEBOOK       *string `json:"FACEBOOK,omitempty"`
-	GOOGLEBUSINESS *string `json:"GOOGLE_BUSINESS,omitempty"`
-	INSTAGRAM      *string `json:"INSTAGRAM,omitempty"`
-	LINKEDIN       *string `json:"LINKEDIN,omitempty"`
-	MASTODON       *string `json:"MASTODON,omitempty"`
-	PINTEREST      *string `json:"PINTEREST,omitempty"`
-	REDDIT         *string `json:"REDDIT,omitempty"`
-	SLACK          *string `json:"SLACK,omitempty"`
-	SNAPCHAT       *string `json:"SNAPCHAT,omitempty"`
-	THREADS        *string `json:"THREADS,omitempty"`
-	TIKTOK         *string `json:"TIKTOK,omitempty"`
-	TWITTER        *string `json:"TWITTER,omitempty"`
-	YOUTUBE        *string `json:"YOUTUBE,omitempty"`
+	BLUESKY        *string `json:"BLUESKY"`
+	DISCORD        *string `json:"DISCORD"`
+	FACEBOOK       *string `json:"FACEBOOK"`
+	GOOGLEBUSINESS *string `json:"GOOGLE_BUSINESS"`
+	INSTAGRAM      *string `json:"INSTAGRAM"`
+	LINKEDIN       *string `json:"LINKEDIN"`
+	MASTODON       *string `json:"MASTODON"`
+	PINTEREST      *string `json:"PINTEREST"`
+	REDDIT         *string `json:"REDDIT"`
+	SLACK          *string `json:"SLACK"`
+	SNAPCHAT       *string `json:"SNAPCHAT"`
+	THREADS        *string `json:"THREADS"`
+	TIKTOK         *string `json:"TIKTOK"`
+	TWITTER        *string `json:"TWITTER"`
+	YOUTUBE        *string `json:"YOUTUBE"`
 }
 
 // PostErrorsVerbose Error detail per network (when the organization has showVerboseErrors).
 type PostErrorsVerbose struct {
-	BLUESKY        *PostErrorVerbose `json:"BLUESKY,omitempty"`
-	DISCORD        *PostErrorVerbose `json:"DISCORD,omitempty"`
-	FACEBOOK       *PostErrorVerbose `json:"FACEBOOK,omitempty"`
-	GOOGLEBUSINESS *PostErrorVerbose `json:"GOOGLE_BUSINESS,omitempty"`
-	INSTAGRAM      *PostErrorVerbose `json:"INSTAGRAM,omitempty"`
-	LINKEDIN       *PostErrorVerbose `json:"LINKEDIN,omitempty"`
-	MASTODON       *PostErrorVerbose `json:"MASTODON,omitempty"`
-	PINTEREST      *PostErrorVerbose `json:"PINTEREST,omitempty"`
-	REDDIT         *PostErrorVerbose `json:"REDDIT,omitempty"`
-	SLACK          *PostErrorVerbose `json:"SLACK,omitempty"`
-	SNAPCHAT       *PostErrorVerbose `json:"SNAPCHAT,omitempty"`
-	THREADS        *PostErrorVerbose `json:"THREADS,omitempty"`
-	TIKTOK         *PostErrorVerbose `json:"TIKTOK,omitempty"`
-	TWITTER        *PostErrorVerbose `json:"TWITTER,omitempty"`
-	YOUTUBE        *PostErrorVerbose `json:"YOUTUBE,omitempty"`
+	BLUESKY        *PostErrorVerbose `json:"BLUESKY"`
+	DISCORD        *PostErrorVerbose `json:"DISCORD"`
+	FACEBOOK       *PostErrorVerbose `json:"FACEBOOK"`
+	GOOGLEBUSINESS *PostErrorVerbose `json:"GOOGLE_BUSINESS"`
+	INSTAGRAM      *PostErrorVerbose `json:"INSTAGRAM"`
+	LINKEDIN       *PostErrorVerbose `json:"LINKEDIN"`
+	MASTODON       *PostErrorVerbose `json:"MASTODON"`
+	PINTEREST      *PostErrorVerbose `json:"PINTEREST"`
+	REDDIT         *PostErrorVerbose `json:"REDDIT"`
+	SLACK          *PostErrorVerbose `json:"SLACK"`
+	SNAPCHAT       *PostErrorVerbose `json:"SNAPCHAT"`
+	THREADS        *PostErrorVerbose `json:"THREADS"`
+	TIKTOK         *PostErrorVerbose `json:"TIKTOK"`
+	TWITTER        *PostErrorVerbose `json:"TWITTER"`
+	YOUTUBE        *PostErrorVerbose `json:"YOUTUBE"`
 }
 
 // PostExternalData defines model for PostExternalData.
@@ -7126,59 +7126,59 @@ type PostExternalData struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		Uri       *string `json:"uri,omitempty"`
-	} `json:"BLUESKY,omitempty"`
+	} `json:"BLUESKY"`
 	DISCORD *struct {
 		ChannelId *string `json:"channelId,omitempty"`
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"DISCORD,omitempty"`
+	} `json:"DISCORD"`
 	FACEBOOK *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		PostId    *string `json:"postId,omitempty"`
 		Thumbnail *string `json:"thumbnail,omitempty"`
 		VideoId   *string `json:"videoId,omitempty"`
-	} `json:"FACEBOOK,omitempty"`
+	} `json:"FACEBOOK"`
 	GOOGLEBUSINESS *struct {
 		// Id Resource name of the Local Post, e.g. 'accounts/{accountId}/locations/{locationId}/localPosts/{postId}'.
 		Id *string `json:"id,omitempty"`
 
 		// Permalink Public link to the post (searchUrl) when available.
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"GOOGLE_BUSINESS,omitempty"`
+	} `json:"GOOGLE_BUSINESS"`
 	INSTAGRAM *struct {
 		// CreationId Media container id; lets a retry detect a container Meta already published.
 		CreationId *string `json:"creationId,omitempty"`
 		Id         *string `json:"id,omitempty"`
 		Permalink  *string `json:"permalink,omitempty"`
 		Thumbnail  *string `json:"thumbnail,omitempty"`
-	} `json:"INSTAGRAM,omitempty"`
+	} `json:"INSTAGRAM"`
 	LINKEDIN *struct {
 		Activity  *string `json:"activity,omitempty"`
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		Thumbnail *string `json:"thumbnail,omitempty"`
-	} `json:"LINKEDIN,omitempty"`
+	} `json:"LINKEDIN"`
 	MASTODON *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		Thumbnail *string `json:"thumbnail,omitempty"`
-	} `json:"MASTODON,omitempty"`
+	} `json:"MASTODON"`
 	PINTEREST *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		Thumbnail *string `json:"thumbnail,omitempty"`
-	} `json:"PINTEREST,omitempty"`
+	} `json:"PINTEREST"`
 	REDDIT *struct {
 		Id            *string `json:"id,omitempty"`
 		Permalink     *string `json:"permalink,omitempty"`
 		SubredditName *string `json:"subreddit_name,omitempty"`
-	} `json:"REDDIT,omitempty"`
+	} `json:"REDDIT"`
 	SLACK *struct {
 		ChannelId *string `json:"channelId,omitempty"`
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"SLACK,omitempty"`
+	} `json:"SLACK"`
 	SNAPCHAT *struct {
 		Id             *string                         `json:"id,omitempty"`
 		MediaId        *string                         `json:"mediaId,omitempty"`
@@ -7187,24 +7187,24 @@ type PostExternalData struct {
 		SourceUploadId *string                         `json:"sourceUploadId,omitempty"`
 		Status         *PostExternalDataSNAPCHATStatus `json:"status,omitempty"`
 		Type           *PostExternalDataSNAPCHATType   `json:"type,omitempty"`
-	} `json:"SNAPCHAT,omitempty"`
+	} `json:"SNAPCHAT"`
 	THREADS *struct {
 		// CreationId Media container id; lets a retry detect a container Meta already published.
 		CreationId *string `json:"creationId,omitempty"`
 		Id         *string `json:"id,omitempty"`
 		Permalink  *string `json:"permalink,omitempty"`
-	} `json:"THREADS,omitempty"`
+	} `json:"THREADS"`
 	TIKTOK *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
 		RequestId *string `json:"requestId,omitempty"`
 		ShareId   *string `json:"shareId,omitempty"`
 		Status    *string `json:"status,omitempty"`
-	} `json:"TIKTOK,omitempty"`
+	} `json:"TIKTOK"`
 	TWITTER *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
-	} `json:"TWITTER,omitempty"`
+	} `json:"TWITTER"`
 	YOUTUBE *struct {
 		Id        *string `json:"id,omitempty"`
 		Permalink *string `json:"permalink,omitempty"`
@@ -7212,7 +7212,7 @@ type PostExternalData struct {
 		// SessionUri YouTube resumable upload session URI for retry handling
 		SessionUri *string `json:"sessionUri,omitempty"`
 		Thumbnail  *string `json:"thumbnail,omitempty"`
-	} `json:"YOUTUBE,omitempty"`
+	} `json:"YOUTUBE"`
 }
 
 // PostExternalDataSNAPCHATStatus defines model for PostExternalData.SNAPCHAT.Status.
@@ -7239,20 +7239,20 @@ type PostFirstComment struct {
 // PostHistoryImport defines model for PostHistoryImport.
 type PostHistoryImport struct {
 	AnalyticsImported float32                     `json:"analyticsImported"`
-	CompletedAt       *time.Time                  `json:"completedAt,omitempty"`
+	CompletedAt       *time.Time                  `json:"completedAt"`
 	CreatedAt         *time.Time                  `json:"createdAt"`
-	DeletedAt         *time.Time                  `json:"deletedAt,omitempty"`
-	Error             *string                     `json:"error,omitempty"`
+	DeletedAt         *time.Time                  `json:"deletedAt"`
+	Error             *string                     `json:"error"`
 	Id                string                      `json:"id"`
 	ImportCarousels   bool                        `json:"importCarousels"`
-	MediaType         *PostHistoryImportMediaType `json:"mediaType,omitempty"`
+	MediaType         *PostHistoryImportMediaType `json:"mediaType"`
 	PostsImported     float32                     `json:"postsImported"`
-	RateLimitResetAt  *time.Time                  `json:"rateLimitResetAt,omitempty"`
+	RateLimitResetAt  *time.Time                  `json:"rateLimitResetAt"`
 	RequestedCount    float32                     `json:"requestedCount"`
 	SocialAccountId   string                      `json:"socialAccountId"`
-	StartedAt         *time.Time                  `json:"startedAt,omitempty"`
+	StartedAt         *time.Time                  `json:"startedAt"`
 	Status            PostHistoryImportStatus     `json:"status"`
-	Surface           *PostHistoryImportSurface   `json:"surface,omitempty"`
+	Surface           *PostHistoryImportSurface   `json:"surface"`
 	TeamId            string                      `json:"teamId"`
 	UpdatedAt         *time.Time                  `json:"updatedAt"`
 	WithAnalytics     bool                        `json:"withAnalytics"`
@@ -7276,7 +7276,7 @@ type PostMediaItem struct {
 // PostSocialAccountLink defines model for PostSocialAccountLink.
 type PostSocialAccountLink struct {
 	CreatedAt       *time.Time    `json:"createdAt"`
-	DeletedAt       *time.Time    `json:"deletedAt,omitempty"`
+	DeletedAt       *time.Time    `json:"deletedAt"`
 	PostId          string        `json:"postId"`
 	SocialAccount   SocialAccount `json:"socialAccount"`
 	SocialAccountId string        `json:"socialAccountId"`
@@ -7289,7 +7289,7 @@ type PostStatus string
 // PostUploadLink defines model for PostUploadLink.
 type PostUploadLink struct {
 	CreatedAt *time.Time `json:"createdAt"`
-	DeletedAt *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt *time.Time `json:"deletedAt"`
 	PostId    string     `json:"postId"`
 	UpdatedAt *time.Time `json:"updatedAt"`
 	Upload    Upload     `json:"upload"`
@@ -7298,16 +7298,16 @@ type PostUploadLink struct {
 
 // PrivateReplyContext The comment a private reply answers.
 type PrivateReplyContext struct {
-	AuthorAvatarUrl   *string    `json:"authorAvatarUrl,omitempty"`
-	AuthorName        *string    `json:"authorName,omitempty"`
-	ExternalCommentId *string    `json:"externalCommentId,omitempty"`
-	ExternalPostId    *string    `json:"externalPostId,omitempty"`
+	AuthorAvatarUrl   *string    `json:"authorAvatarUrl"`
+	AuthorName        *string    `json:"authorName"`
+	ExternalCommentId *string    `json:"externalCommentId"`
+	ExternalPostId    *string    `json:"externalPostId"`
 	FetchedCommentId  string     `json:"fetchedCommentId"`
-	PostId            *string    `json:"postId,omitempty"`
-	PostPermalink     *string    `json:"postPermalink,omitempty"`
-	PostThumbnailUrl  *string    `json:"postThumbnailUrl,omitempty"`
-	PublishedAt       *time.Time `json:"publishedAt,omitempty"`
-	Text              *string    `json:"text,omitempty"`
+	PostId            *string    `json:"postId"`
+	PostPermalink     *string    `json:"postPermalink"`
+	PostThumbnailUrl  *string    `json:"postThumbnailUrl"`
+	PublishedAt       *time.Time `json:"publishedAt"`
+	Text              *string    `json:"text"`
 }
 
 // PromotionCode defines model for PromotionCode.
@@ -7319,7 +7319,7 @@ type PromotionCode struct {
 // PromotionCodeCoupon defines model for PromotionCodeCoupon.
 type PromotionCodeCoupon struct {
 	Duration         PromotionCodeCouponDuration `json:"duration"`
-	DurationInMonths *float32                    `json:"durationInMonths,omitempty"`
+	DurationInMonths *float32                    `json:"durationInMonths"`
 	PercentOff       float32                     `json:"percentOff"`
 	Valid            bool                        `json:"valid"`
 }
@@ -7330,10 +7330,10 @@ type PromotionCodeCouponDuration string
 // ProviderStateSync Result of mirroring an archive or open on the network.
 type ProviderStateSync struct {
 	Action   ProviderStateSyncAction `json:"action"`
-	Error    *string                 `json:"error,omitempty"`
-	Reason   *string                 `json:"reason,omitempty"`
+	Error    *string                 `json:"error"`
+	Reason   *string                 `json:"reason"`
 	Status   ProviderStateSyncStatus `json:"status"`
-	SyncedAt *time.Time              `json:"syncedAt,omitempty"`
+	SyncedAt *time.Time              `json:"syncedAt"`
 }
 
 // ProviderStateSyncAction defines model for ProviderStateSync.Action.
@@ -7362,7 +7362,7 @@ type ReconnectResult struct {
 	StatusAfter  *PostStatus `json:"statusAfter,omitempty"`
 	StatusBefore *PostStatus `json:"statusBefore,omitempty"`
 	Success      bool        `json:"success"`
-	Title        *string     `json:"title,omitempty"`
+	Title        *string     `json:"title"`
 }
 
 // Role defines model for Role.
@@ -7370,7 +7370,7 @@ type Role string
 
 // Session defines model for Session.
 type Session struct {
-	CurrentOrganizationId *string      `json:"currentOrganizationId,omitempty"`
+	CurrentOrganizationId *string      `json:"currentOrganizationId"`
 	Memberships           []Membership `json:"memberships"`
 
 	// User The signed-in dashboard user.
@@ -7379,34 +7379,34 @@ type Session struct {
 
 // SocialAccount defines model for SocialAccount.
 type SocialAccount struct {
-	AvatarUrl                 *string                                 `json:"avatarUrl,omitempty"`
-	Bio                       *string                                 `json:"bio,omitempty"`
-	Channels                  *[]Channel                              `json:"channels,omitempty"`
+	AvatarUrl                 *string                                 `json:"avatarUrl"`
+	Bio                       *string                                 `json:"bio"`
+	Channels                  *[]Channel                              `json:"channels"`
 	CreatedAt                 *time.Time                              `json:"createdAt"`
-	DeleteOn                  *time.Time                              `json:"deleteOn,omitempty"`
-	DeletedAt                 *time.Time                              `json:"deletedAt,omitempty"`
-	DisconnectedCheckTryAt    *time.Time                              `json:"disconnectedCheckTryAt,omitempty"`
-	DisplayName               *string                                 `json:"displayName,omitempty"`
-	ExternalId                *string                                 `json:"externalId,omitempty"`
+	DeleteOn                  *time.Time                              `json:"deleteOn"`
+	DeletedAt                 *time.Time                              `json:"deletedAt"`
+	DisconnectedCheckTryAt    *time.Time                              `json:"disconnectedCheckTryAt"`
+	DisplayName               *string                                 `json:"displayName"`
+	ExternalId                *string                                 `json:"externalId"`
 	Id                        string                                  `json:"id"`
-	InstagramConnectionMethod *SocialAccountInstagramConnectionMethod `json:"instagramConnectionMethod,omitempty"`
-	IsTiktokBusinessAccount   *bool                                   `json:"isTiktokBusinessAccount,omitempty"`
-	MastodonServerId          *string                                 `json:"mastodonServerId,omitempty"`
-	MessagingLastError        *string                                 `json:"messagingLastError,omitempty"`
+	InstagramConnectionMethod *SocialAccountInstagramConnectionMethod `json:"instagramConnectionMethod"`
+	IsTiktokBusinessAccount   *bool                                   `json:"isTiktokBusinessAccount"`
+	MastodonServerId          *string                                 `json:"mastodonServerId"`
+	MessagingLastError        *string                                 `json:"messagingLastError"`
 	MessagingStatus           *SocialAccountMessagingStatus           `json:"messagingStatus,omitempty"`
-	MessagingStatusUpdatedAt  *time.Time                              `json:"messagingStatusUpdatedAt,omitempty"`
-	ProviderPageId            *string                                 `json:"providerPageId,omitempty"`
+	MessagingStatusUpdatedAt  *time.Time                              `json:"messagingStatusUpdatedAt"`
+	ProviderPageId            *string                                 `json:"providerPageId"`
 	TeamId                    string                                  `json:"teamId"`
-	TwitterSubType            *SocialAccountTwitterSubType            `json:"twitterSubType,omitempty"`
+	TwitterSubType            *SocialAccountTwitterSubType            `json:"twitterSubType"`
 
 	// Type Social network identifier.
 	Type            NetworkType `json:"type"`
 	UpdatedAt       *time.Time  `json:"updatedAt"`
-	UserDisplayName *string     `json:"userDisplayName,omitempty"`
-	UserEmail       *string     `json:"userEmail,omitempty"`
-	UserId          *string     `json:"userId,omitempty"`
-	UserUsername    *string     `json:"userUsername,omitempty"`
-	Username        *string     `json:"username,omitempty"`
+	UserDisplayName *string     `json:"userDisplayName"`
+	UserEmail       *string     `json:"userEmail"`
+	UserId          *string     `json:"userId"`
+	UserUsername    *string     `json:"userUsername"`
+	Username        *string     `json:"username"`
 }
 
 // SocialAccountInstagramConnectionMethod defines model for SocialAccount.InstagramConnectionMethod.
@@ -7422,7 +7422,7 @@ type SocialAccountTwitterSubType string
 type SocialAccountAnalyticsRecord struct {
 	Comments          float32    `json:"comments"`
 	CreatedAt         *time.Time `json:"createdAt"`
-	DeletedAt         *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt         *time.Time `json:"deletedAt"`
 	Followers         float32    `json:"followers"`
 	Following         float32    `json:"following"`
 	Forced            bool       `json:"forced"`
@@ -7440,43 +7440,43 @@ type SocialAccountAnalyticsRecord struct {
 // Subscription defines model for Subscription.
 type Subscription struct {
 	BillingInterval         SubscriptionBillingInterval         `json:"billingInterval"`
-	CancelAt                *time.Time                          `json:"cancelAt,omitempty"`
+	CancelAt                *time.Time                          `json:"cancelAt"`
 	CancelAtPeriodEnd       bool                                `json:"cancelAtPeriodEnd"`
-	CanceledAt              *time.Time                          `json:"canceledAt,omitempty"`
-	Coupon                  *Coupon                             `json:"coupon,omitempty"`
-	CouponId                *string                             `json:"couponId,omitempty"`
+	CanceledAt              *time.Time                          `json:"canceledAt"`
+	Coupon                  *Coupon                             `json:"coupon"`
+	CouponId                *string                             `json:"couponId"`
 	Created                 *time.Time                          `json:"created"`
 	CreatedAt               *time.Time                          `json:"createdAt"`
 	CurrentPeriodEnd        *time.Time                          `json:"currentPeriodEnd"`
 	CurrentPeriodStart      *time.Time                          `json:"currentPeriodStart"`
-	CustomCurrency          *string                             `json:"customCurrency,omitempty"`
-	CustomPriceLabel        *string                             `json:"customPriceLabel,omitempty"`
-	CustomUnitAmount        *int                                `json:"customUnitAmount,omitempty"`
-	DiscountEnd             *time.Time                          `json:"discountEnd,omitempty"`
-	DiscountStart           *time.Time                          `json:"discountStart,omitempty"`
-	EndedAt                 *time.Time                          `json:"endedAt,omitempty"`
+	CustomCurrency          *string                             `json:"customCurrency"`
+	CustomPriceLabel        *string                             `json:"customPriceLabel"`
+	CustomUnitAmount        *int                                `json:"customUnitAmount"`
+	DiscountEnd             *time.Time                          `json:"discountEnd"`
+	DiscountStart           *time.Time                          `json:"discountStart"`
+	EndedAt                 *time.Time                          `json:"endedAt"`
 	Id                      string                              `json:"id"`
 	IsCustomPrice           bool                                `json:"isCustomPrice"`
-	MaxMonthlyComments      *float32                            `json:"maxMonthlyComments,omitempty"`
-	MaxMonthlyImportedPosts *float32                            `json:"maxMonthlyImportedPosts,omitempty"`
-	MaxMonthlyPosts         *float32                            `json:"maxMonthlyPosts,omitempty"`
-	MaxMonthlyUploads       *float32                            `json:"maxMonthlyUploads,omitempty"`
-	Metadata                *map[string]interface{}             `json:"metadata,omitempty"`
+	MaxMonthlyComments      *float32                            `json:"maxMonthlyComments"`
+	MaxMonthlyImportedPosts *float32                            `json:"maxMonthlyImportedPosts"`
+	MaxMonthlyPosts         *float32                            `json:"maxMonthlyPosts"`
+	MaxMonthlyUploads       *float32                            `json:"maxMonthlyUploads"`
+	Metadata                *map[string]interface{}             `json:"metadata"`
 	OrganizationId          string                              `json:"organizationId"`
-	PendingBillingInterval  *SubscriptionPendingBillingInterval `json:"pendingBillingInterval,omitempty"`
-	PendingEffectiveAt      *time.Time                          `json:"pendingEffectiveAt,omitempty"`
-	PendingPriceId          *string                             `json:"pendingPriceId,omitempty"`
-	PendingScheduleId       *string                             `json:"pendingScheduleId,omitempty"`
-	PendingTier             *SubscriptionPendingTier            `json:"pendingTier,omitempty"`
-	PromotionCode           *PromotionCode                      `json:"promotionCode,omitempty"`
-	PromotionCodeId         *string                             `json:"promotionCodeId,omitempty"`
+	PendingBillingInterval  *SubscriptionPendingBillingInterval `json:"pendingBillingInterval"`
+	PendingEffectiveAt      *time.Time                          `json:"pendingEffectiveAt"`
+	PendingPriceId          *string                             `json:"pendingPriceId"`
+	PendingScheduleId       *string                             `json:"pendingScheduleId"`
+	PendingTier             *SubscriptionPendingTier            `json:"pendingTier"`
+	PromotionCode           *PromotionCode                      `json:"promotionCode"`
+	PromotionCodeId         *string                             `json:"promotionCodeId"`
 	Status                  SubscriptionStatus                  `json:"status"`
 	StripePriceId           string                              `json:"stripePriceId"`
 	StripeSubscriptionId    string                              `json:"stripeSubscriptionId"`
-	StripeSubscriptionItems *[]SubscriptionItem                 `json:"stripeSubscriptionItems,omitempty"`
+	StripeSubscriptionItems *[]SubscriptionItem                 `json:"stripeSubscriptionItems"`
 	Tier                    SubscriptionTier                    `json:"tier"`
-	TrialEnd                *time.Time                          `json:"trialEnd,omitempty"`
-	TrialStart              *time.Time                          `json:"trialStart,omitempty"`
+	TrialEnd                *time.Time                          `json:"trialEnd"`
+	TrialStart              *time.Time                          `json:"trialStart"`
 	UpdatedAt               *time.Time                          `json:"updatedAt"`
 }
 
@@ -7506,12 +7506,12 @@ type SubscriptionStatus string
 type SubscriptionSummary struct {
 	CancelAtPeriodEnd *bool                        `json:"cancelAtPeriodEnd,omitempty"`
 	Currency          *string                      `json:"currency,omitempty"`
-	CurrentPeriodEnd  *time.Time                   `json:"currentPeriodEnd,omitempty"`
-	Interval          *SubscriptionSummaryInterval `json:"interval,omitempty"`
+	CurrentPeriodEnd  *time.Time                   `json:"currentPeriodEnd"`
+	Interval          *SubscriptionSummaryInterval `json:"interval"`
 	Plan              SubscriptionSummaryPlan      `json:"plan"`
-	Provider          *SubscriptionSummaryProvider `json:"provider,omitempty"`
-	Status            *SubscriptionStatus          `json:"status,omitempty"`
-	TrialEndsAt       *time.Time                   `json:"trialEndsAt,omitempty"`
+	Provider          *SubscriptionSummaryProvider `json:"provider"`
+	Status            *SubscriptionStatus          `json:"status"`
+	TrialEndsAt       *time.Time                   `json:"trialEndsAt"`
 }
 
 // SubscriptionSummaryInterval defines model for SubscriptionSummary.Interval.
@@ -7530,10 +7530,10 @@ type Success struct {
 
 // Team defines model for Team.
 type Team struct {
-	AvatarUrl      *string    `json:"avatarUrl,omitempty"`
+	AvatarUrl      *string    `json:"avatarUrl"`
 	CreatedAt      *time.Time `json:"createdAt"`
 	CreatedById    string     `json:"createdById"`
-	DeletedAt      *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt      *time.Time `json:"deletedAt"`
 	Id             string     `json:"id"`
 	Name           string     `json:"name"`
 	OrganizationId string     `json:"organizationId"`
@@ -7560,11 +7560,11 @@ type TeamBioItem struct {
 	BioId     string                 `json:"bioId"`
 	CreatedAt *time.Time             `json:"createdAt"`
 	Enabled   bool                   `json:"enabled"`
-	Icon      *string                `json:"icon,omitempty"`
+	Icon      *string                `json:"icon"`
 	Id        string                 `json:"id"`
 	Link      string                 `json:"link"`
 	Name      string                 `json:"name"`
-	Order     *float32               `json:"order,omitempty"`
+	Order     *float32               `json:"order"`
 	UpdatedAt *time.Time             `json:"updatedAt"`
 }
 
@@ -7581,15 +7581,15 @@ type TeamBioItemAnalytics struct {
 
 // TeamDetail defines model for TeamDetail.
 type TeamDetail struct {
-	AvatarUrl *string    `json:"avatarUrl,omitempty"`
-	Bio       *TeamBio   `json:"bio,omitempty"`
+	AvatarUrl *string    `json:"avatarUrl"`
+	Bio       *TeamBio   `json:"bio"`
 	Bots      []Bot      `json:"bots"`
 	CreatedAt *time.Time `json:"createdAt"`
 
 	// CreatedBy The user who created the organization.
 	CreatedBy   OrgOwner   `json:"createdBy"`
 	CreatedById string     `json:"createdById"`
-	DeletedAt   *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt   *time.Time `json:"deletedAt"`
 	Id          string     `json:"id"`
 	Name        string     `json:"name"`
 
@@ -7656,24 +7656,24 @@ type TwitterThreadItem struct {
 // Upload defines model for Upload.
 type Upload struct {
 	CreatedAt      *time.Time `json:"createdAt"`
-	Ext            *string    `json:"ext,omitempty"`
-	ExternalLink   *string    `json:"externalLink,omitempty"`
-	FileSize       *float64   `json:"fileSize,omitempty"`
-	Height         *float64   `json:"height,omitempty"`
-	IconPath       *string    `json:"iconPath,omitempty"`
-	IconUrl        *string    `json:"iconUrl,omitempty"`
+	Ext            *string    `json:"ext"`
+	ExternalLink   *string    `json:"externalLink"`
+	FileSize       *float64   `json:"fileSize"`
+	Height         *float64   `json:"height"`
+	IconPath       *string    `json:"iconPath"`
+	IconUrl        *string    `json:"iconUrl"`
 	Id             string     `json:"id"`
-	Mime           *string    `json:"mime,omitempty"`
-	OrganizationId *string    `json:"organizationId,omitempty"`
-	Path           *string    `json:"path,omitempty"`
-	TeamId         *string    `json:"teamId,omitempty"`
-	ThumbnailPath  *string    `json:"thumbnailPath,omitempty"`
-	ThumbnailUrl   *string    `json:"thumbnailUrl,omitempty"`
+	Mime           *string    `json:"mime"`
+	OrganizationId *string    `json:"organizationId"`
+	Path           *string    `json:"path"`
+	TeamId         *string    `json:"teamId"`
+	ThumbnailPath  *string    `json:"thumbnailPath"`
+	ThumbnailUrl   *string    `json:"thumbnailUrl"`
 	Type           UploadType `json:"type"`
 	UpdatedAt      *time.Time `json:"updatedAt"`
-	Url            *string    `json:"url,omitempty"`
-	VideoLength    *float64   `json:"videoLength,omitempty"`
-	Width          *float64   `json:"width,omitempty"`
+	Url            *string    `json:"url"`
+	VideoLength    *float64   `json:"videoLength"`
+	Width          *float64   `json:"width"`
 }
 
 // UploadType defines model for Upload.Type.
@@ -7682,7 +7682,7 @@ type UploadType string
 // UploadPostLink A post that uses the upload.
 type UploadPostLink struct {
 	CreatedAt *time.Time `json:"createdAt"`
-	DeletedAt *time.Time `json:"deletedAt,omitempty"`
+	DeletedAt *time.Time `json:"deletedAt"`
 	PostId    string     `json:"postId"`
 	UpdatedAt *time.Time `json:"updatedAt"`
 	UploadId  string     `json:"uploadId"`
@@ -7691,25 +7691,25 @@ type UploadPostLink struct {
 // UploadWithPosts An upload with the posts that use it (get and list).
 type UploadWithPosts struct {
 	CreatedAt      *time.Time          `json:"createdAt"`
-	Ext            *string             `json:"ext,omitempty"`
-	ExternalLink   *string             `json:"externalLink,omitempty"`
-	FileSize       *float64            `json:"fileSize,omitempty"`
-	Height         *float64            `json:"height,omitempty"`
-	IconPath       *string             `json:"iconPath,omitempty"`
-	IconUrl        *string             `json:"iconUrl,omitempty"`
+	Ext            *string             `json:"ext"`
+	ExternalLink   *string             `json:"externalLink"`
+	FileSize       *float64            `json:"fileSize"`
+	Height         *float64            `json:"height"`
+	IconPath       *string             `json:"iconPath"`
+	IconUrl        *string             `json:"iconUrl"`
 	Id             string              `json:"id"`
-	Mime           *string             `json:"mime,omitempty"`
-	OrganizationId *string             `json:"organizationId,omitempty"`
-	Path           *string             `json:"path,omitempty"`
+	Mime           *string             `json:"mime"`
+	OrganizationId *string             `json:"organizationId"`
+	Path           *string             `json:"path"`
 	Posts          []UploadPostLink    `json:"posts"`
-	TeamId         *string             `json:"teamId,omitempty"`
-	ThumbnailPath  *string             `json:"thumbnailPath,omitempty"`
-	ThumbnailUrl   *string             `json:"thumbnailUrl,omitempty"`
+	TeamId         *string             `json:"teamId"`
+	ThumbnailPath  *string             `json:"thumbnailPath"`
+	ThumbnailUrl   *string             `json:"thumbnailUrl"`
 	Type           UploadWithPostsType `json:"type"`
 	UpdatedAt      *time.Time          `json:"updatedAt"`
-	Url            *string             `json:"url,omitempty"`
-	VideoLength    *float64            `json:"videoLength,omitempty"`
-	Width          *float64            `json:"width,omitempty"`
+	Url            *string             `json:"url"`
+	VideoLength    *float64            `json:"videoLength"`
+	Width          *float64            `json:"width"`
 }
 
 // UploadWithPostsType defines model for UploadWithPosts.Type.
@@ -7724,15 +7724,15 @@ type Usage struct {
 
 // User The signed-in dashboard user.
 type User struct {
-	AvatarUrl       *string    `json:"avatarUrl,omitempty"`
+	AvatarUrl       *string    `json:"avatarUrl"`
 	CreatedAt       *time.Time `json:"createdAt,omitempty"`
 	Email           string     `json:"email"`
-	EmailVerifiedAt *time.Time `json:"emailVerifiedAt,omitempty"`
-	FirstName       *string    `json:"firstName,omitempty"`
+	EmailVerifiedAt *time.Time `json:"emailVerifiedAt"`
+	FirstName       *string    `json:"firstName"`
 	Id              string     `json:"id"`
-	LastName        *string    `json:"lastName,omitempty"`
-	OnboardedAt     *time.Time `json:"onboardedAt,omitempty"`
-	Timezone        *string    `json:"timezone,omitempty"`
+	LastName        *string    `json:"lastName"`
+	OnboardedAt     *time.Time `json:"onboardedAt"`
+	Timezone        *string    `json:"timezone"`
 }
 
 // Webhook defines model for Webhook.
@@ -7743,7 +7743,7 @@ type Webhook struct {
 	Id        string             `json:"id"`
 
 	// Secret Signing secret.
-	Secret    *string    `json:"secret,omitempty"`
+	Secret    *string    `json:"secret"`
 	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
 	Url       string     `json:"url"`
 }
@@ -7752,16 +7752,16 @@ type Webhook struct {
 type WebhookDelivery struct {
 	Attempt       *int       `json:"attempt,omitempty"`
 	CreatedAt     *time.Time `json:"createdAt,omitempty"`
-	DurationMs    *int       `json:"durationMs,omitempty"`
+	DurationMs    *int       `json:"durationMs"`
 	Event         string     `json:"event"`
 	EventId       *string    `json:"eventId,omitempty"`
 	Id            string     `json:"id"`
-	NextAttemptAt *time.Time `json:"nextAttemptAt,omitempty"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
 
 	// Payload The payload sent.
 	Payload      *map[string]interface{} `json:"payload,omitempty"`
-	ResponseBody *string                 `json:"responseBody,omitempty"`
-	ResponseCode *int                    `json:"responseCode,omitempty"`
+	ResponseBody *string                 `json:"responseBody"`
+	ResponseCode *int                    `json:"responseCode"`
 	Status       WebhookDeliveryStatus   `json:"status"`
 }
 

@@ -91,6 +91,7 @@ type operation struct {
 	openapiPath string
 	public      bool
 	multipart   bool
+	noStore     bool // a success may carry a credential (nostore.go)
 }
 
 // echoParam turns the contract's {param} into Echo's :param.
@@ -102,6 +103,7 @@ func indexOperations(doc *openapi3.T) map[string]operation {
 		for method, op := range item.Operations() {
 			o := operation{openapiPath: path}
 			o.public = op.Security != nil && len(*op.Security) == 0
+			o.noStore = carriesSecret(op)
 			if op.RequestBody != nil && op.RequestBody.Value != nil {
 				_, o.multipart = op.RequestBody.Value.Content["multipart/form-data"]
 			}
@@ -130,6 +132,9 @@ func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
 		op, ok := g.ops[req.Method+" "+c.Path()]
 		if !ok {
 			return fmt.Errorf("api: route %s %s is not in the contract index", req.Method, c.Path())
+		}
+		if op.noStore { // no cache, shared or the browser's, keeps a key or a webhook secret
+			c.Response().Header().Set("Cache-Control", "no-store")
 		}
 		if !op.public {
 			p, err := g.authenticate(c)

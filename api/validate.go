@@ -52,6 +52,7 @@ func NewValidator(doc *openapi3.T) (*Validator, error) {
 		openapi3filter.RegisterBodyDecoder("application/json", decodeJSONBody)
 		openapi3filter.RegisterBodyDecoder("multipart/form-data", decodeMultipartBody)
 	})
+	applyTextLimits(doc)
 	v := &Validator{doc: doc, routes: map[string]*routers.Route{}}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
@@ -86,6 +87,8 @@ func decodeMultipartBody(body io.Reader, header http.Header, schema *openapi3.Sc
 			if strings.IndexByte(part.FileName(), 0) >= 0 {
 				// A file name goes to the database, which refuses NUL: textIssues reports it.
 				value = nulFileName
+			} else if utf8.RuneCountInString(part.FileName()) > maxFileNameLength {
+				value = longFileName // textIssues reports it at the part (validate_textlimits.go)
 			}
 		} else {
 			data, err := io.ReadAll(part)
@@ -105,10 +108,12 @@ func decodeMultipartBody(body io.Reader, header http.Header, schema *openapi3.Sc
 }
 
 // binaryPlaceholder stands for the content of a non-empty file part; nulFileName for a file part
-// whose name holds the NUL character, whatever its content.
+// whose name holds the NUL character, longFileName for one whose name is too long, whatever
+// its content.
 const (
 	binaryPlaceholder = "\x01"
 	nulFileName       = "\x00"
+	longFileName      = "\x02"
 )
 
 func isBinarySchema(s *openapi3.Schema) bool {

@@ -116,6 +116,9 @@ func walkNUL(v any, path []any, add func(code, msg string, path []any)) {
 		if strings.IndexByte(v, 0) >= 0 {
 			add(app.IssueInvalidString, msgNUL, slices.Clone(path))
 		}
+		if v == longFileName {
+			add(app.IssueTooBig, msgLongFileName, slices.Clone(path))
+		}
 	case []any:
 		for i, item := range v {
 			walkNUL(item, append(path, i), add)

@@ -38,7 +38,7 @@ func mailOptions(b *testBundle) app.Options {
 // mailTo returns the newest outbox mail of kind to addr.
 func (b *testBundle) mailTo(t *testing.T, addr string, kind app.MailKind) app.OutboxMail {
 	t.Helper()
-	ms, err := b.svc.DevMailbox(context.Background(), 100)
+	ms, err := b.svc.Outbox(context.Background(), 100)
 	require.NoError(t, err)
 	for _, m := range ms {
 		if strings.EqualFold(m.To, addr) && m.Kind == string(kind) {
@@ -65,7 +65,7 @@ func (b *testBundle) auditActions(t *testing.T, ctx context.Context) []string {
 // countMails counts the outbox mails of kind to addr.
 func (b *testBundle) countMails(t *testing.T, addr string, kind app.MailKind) int {
 	t.Helper()
-	ms, err := b.svc.DevMailbox(context.Background(), 500)
+	ms, err := b.svc.Outbox(context.Background(), 500)
 	require.NoError(t, err)
 	n := 0
 	for _, m := range ms {
@@ -297,37 +297,104 @@ func TestOutboxDeliveryJobs(t *testing.T) {
 	require.Equal(t, sess.User.Email, sent.To)
 	require.Equal(t, "Reset your Crier password", sent.Subject)
 	require.Contains(t, sent.HTML, "<html")
-	m, err := b.svc.DevMail(context.Background(), id)
-	require.NoError(t, err)
+	m := b.mailTo(t, sess.User.Email, app.MailResetPassword)
+	require.Equal(t, id, m.ID)
 	require.NotNil(t, m.SentAt)
 
 	require.Error(t, b.svc.DeliverMail(context.Background(), "00000000-0000-0000-0000-000000000000"))
 }
 
-func TestDevMailbox(t *testing.T) {
+// The dev mailbox shows a signed-in user only their own mail and, to those who manage invitations,
+// the invitations their organization sent: never another user's reset link (account takeover).
+func TestDevMailboxIsScopedToTheCaller(t *testing.T) {
 	t.Parallel()
 	b := mailSetup(t)
-	_, first := b.signup(t)
-	_, second := b.signup(t)
-	ms, err := b.svc.DevMailbox(context.Background(), 0)
+	ctx, first := b.signup(t)
+	otherCtx, second := b.signup(t)
+	require.NoError(t, b.svc.ForgotPassword(context.Background(), second.User.Email))
+	invitee := randomEmail()
+	_, err := b.svc.CreateInvitation(ctx, invitee, app.RoleMember)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(ms), 2)
-	require.Equal(t, second.User.Email, ms[0].To, "newest first")
-	require.Equal(t, first.User.Email, ms[1].To)
-	ms, err = b.svc.DevMailbox(context.Background(), 1)
+
+	ids := func(ctx context.Context) map[string]string { // mail id → kind, for the mail of these users
+		ms, err := b.svc.DevMailbox(ctx, 0)
+		require.NoError(t, err)
+		out := map[string]string{}
+		for _, m := range ms {
+			out[m.To+" "+m.Kind] = m.ID
+		}
+		return out
+	}
+	mine := ids(ctx)
+	require.Len(t, mine, 2)
+	require.Contains(t, mine, first.User.Email+" verify_email")
+	require.Contains(t, mine, invitee+" invitation")
+	theirs := ids(otherCtx)
+	require.Len(t, theirs, 2)
+	require.Contains(t, theirs, second.User.Email+" verify_email")
+	require.Contains(t, theirs, second.User.Email+" reset_password")
+
+	// One mail: the caller's opens; another user's does not exist for them.
+	m, err := b.svc.DevMail(ctx, mine[invitee+" invitation"])
 	require.NoError(t, err)
-	require.Len(t, ms, 1)
-	m, err := b.svc.DevMail(context.Background(), ms[0].ID)
-	require.NoError(t, err)
-	require.Equal(t, ms[0], *m)
-	_, err = b.svc.DevMail(context.Background(), "nope")
+	require.Contains(t, m.Text, "/invitations/accept?token=")
+	_, err = b.svc.DevMail(ctx, theirs[second.User.Email+" reset_password"])
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
-	_, err = b.svc.DevMail(context.Background(), "00000000-0000-0000-0000-000000000000")
+	_, err = b.svc.DevMail(ctx, "nope")
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
 
+	// A MEMBER (who cannot manage invitations) sees only their own; nobody signed in sees nothing.
+	member := ids(as(ctx, app.RoleMember))
+	require.Len(t, member, 1)
+	require.Contains(t, member, first.User.Email+" verify_email")
+	_, err = b.svc.DevMailbox(context.Background(), 0)
+	require.Equal(t, app.EUnauthorized, app.ErrorCode(err))
+
 	prod := apptest.New(t, b.db, app.Options{Production: true})
-	_, err = prod.DevMailbox(context.Background(), 10)
+	_, err = prod.DevMailbox(ctx, 10)
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
-	_, err = prod.DevMail(context.Background(), m.ID)
+	_, err = prod.DevMail(ctx, m.ID)
 	require.Equal(t, app.ENotFound, app.ErrorCode(err))
+
+	all, err := b.svc.Outbox(context.Background(), 1)
+	require.NoError(t, err)
+	require.Len(t, all, 1, "the operator's outbox is bounded by its limit")
+}
+
+// The outbox never keeps a link longer than its token lives: bodies are cleared once sent, and
+// past the token's lifetime by the purge; a cleared mail is not delivered (its link expired).
+func TestMailBodiesAreClearedWhenSentOrExpired(t *testing.T) {
+	t.Parallel()
+	b := mailSetup(t)
+	mailer := &fakeMailer{}
+	b.svc = apptest.New(t, b.db, mailOptions(b), func(d *app.Deps) { d.Mailer, d.Jobs = mailer, &recordingEnqueuer{} })
+	_, sess := b.signup(t)
+	verify := b.mailTo(t, sess.User.Email, app.MailVerifyEmail)
+	require.NotEmpty(t, verify.Text)
+	require.NoError(t, b.svc.DeliverMail(context.Background(), verify.ID))
+	require.Len(t, mailer.sent, 1)
+	require.Contains(t, mailer.sent[0].Text, "/verify-email?token=")
+	sent := b.mailTo(t, sess.User.Email, app.MailVerifyEmail)
+	require.NotNil(t, sent.SentAt)
+	require.True(t, sent.Cleared)
+	require.Empty(t, sent.Text+sent.HTML)
+
+	require.NoError(t, b.svc.ForgotPassword(context.Background(), sess.User.Email))
+	n, err := b.svc.PurgeMailBodies(context.Background())
+	require.NoError(t, err)
+	require.Zero(t, n, "a live link stays")
+	require.False(t, b.mailTo(t, sess.User.Email, app.MailResetPassword).Cleared)
+
+	b.now = b.now.Add(app.ResetPasswordTokenTTL)
+	n, err = b.svc.PurgeMailBodies(context.Background())
+	require.NoError(t, err)
+	require.EqualValues(t, 1, n)
+	reset := b.mailTo(t, sess.User.Email, app.MailResetPassword)
+	require.True(t, reset.Cleared)
+	require.Empty(t, reset.Text+reset.HTML)
+
+	err = b.svc.DeliverMail(context.Background(), reset.ID)
+	var cancel *rivertype.JobCancelError
+	require.ErrorAs(t, err, &cancel)
+	require.Len(t, mailer.sent, 1, "an expired link is not mailed")
 }

@@ -119,6 +119,7 @@ func (s *Service) CreateInvitation(ctx context.Context, email string, role Role)
 		if err := s.sendMail(ctx, tx, MailInvitation, email, mailData{
 			Link: s.link(AcceptInvitationPath, token), ButtonLabel: "Accept the invitation", Lifetime: lifetimeText(InvitationTokenTTL),
 			OrganizationName: org.Name, InviterName: fullName(inviter.FirstName, inviter.LastName, inviter.Email), Role: role,
+			owner: outboxOwner{organization: p.OrganizationID, tokenTTL: InvitationTokenTTL},
 		}); err != nil {
 			return err
 		}

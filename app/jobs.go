@@ -107,3 +107,8 @@ func (SocialAccountPurgeArgs) Kind() string { return "social_account_purge" }
 type UploadCleanupArgs struct{}
 
 func (UploadCleanupArgs) Kind() string { return "upload_cleanup" }
+
+// MailPurgeArgs is the periodic job that runs PurgeMailBodies.
+type MailPurgeArgs struct{}
+
+func (MailPurgeArgs) Kind() string { return "mail_purge" }

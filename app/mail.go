@@ -8,7 +8,6 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"net/url"
-	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -91,6 +90,10 @@ type mailData struct {
 	OrganizationName string
 	InviterName      string
 	Role             Role
+
+	// Not for the templates: whose mail it is (the dev mailbox's scope) and how long its link lives
+	// (how long the outbox may keep its bodies).
+	owner outboxOwner
 }
 
 // renderMail produces the subject, text and HTML of a kind.
@@ -146,13 +149,14 @@ func (s *Service) sendMail(ctx context.Context, tx pgx.Tx, kind MailKind, to str
 	if err != nil {
 		return err
 	}
-	return s.queueRenderedMail(ctx, tx, kind, to, subject, text, html)
+	return s.queueRenderedMail(ctx, tx, kind, to, subject, text, html, d.owner)
 }
 
 // queueRenderedMail writes a rendered mail to the outbox in tx and, unless mail stays there
 // (OutboxOnly), enqueues its delivery in the same transaction.
-func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKind, to, subject, text, html string) error {
-	id, err := s.q.WithTx(tx).InsertOutboxMail(ctx, store.InsertOutboxMailParams{ToAddress: to, Subject: subject, TextBody: text, HtmlBody: html, Kind: string(kind)})
+func (s *Service) queueRenderedMail(ctx context.Context, tx pgx.Tx, kind MailKind, to, subject, text, html string, o outboxOwner) error {
+	id, err := s.q.WithTx(tx).InsertOutboxMail(ctx, store.InsertOutboxMailParams{ToAddress: to, Subject: subject, TextBody: text, HtmlBody: html,
+		Kind: string(kind), UserID: o.userID(), OrganizationID: o.organizationID(), PurgeAt: s.now().Add(o.retention())})
 	if err != nil {
 		return fmt.Errorf("app: outbox %s: %w", kind, err)
 	}
@@ -182,6 +186,9 @@ func (s *Service) DeliverMail(ctx context.Context, id string) error {
 	if m.SentAt != nil {
 		return nil
 	}
+	if m.TextBody == "" && m.HtmlBody == "" { // past its retention: its link has expired, nothing worth sending
+		return river.JobCancel(fmt.Errorf("app: deliver mail %s: cleared after its link expired", id))
+	}
 	sendErr := s.mailer.Send(ctx, Email{ID: m.ID, To: m.ToAddress, Subject: m.Subject, Text: m.TextBody, HTML: m.HtmlBody})
 	ctx = context.WithoutCancel(ctx) // record the outcome even if the job's time ran out
 	if sendErr != nil {
@@ -195,60 +202,4 @@ func (s *Service) DeliverMail(ctx context.Context, id string) error {
 		return fmt.Errorf("app: mark mail %s sent: %w", id, err)
 	}
 	return nil
-}
-
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// OutboxMail is one mail of the outbox, as the dev mailbox shows it.
-type OutboxMail struct {
-	ID, To, Subject, Kind, Text, HTML string
-	CreatedAt                         time.Time
-	SentAt                            *time.Time
-}
-
-// DevMailboxDefaultLimit and DevMailboxMaxLimit bound DevMailbox.
-const (
-	DevMailboxDefaultLimit = 50
-	DevMailboxMaxLimit     = 500
-)
-
-// DevMailbox answers the newest mails of the outbox (every organization's: it is a development
-// tool). It does not exist in production.
-func (s *Service) DevMailbox(ctx context.Context, limit int) ([]OutboxMail, error) {
-	if s.opts.Production {
-		return nil, NotFound("Dev mailbox")
-	}
-	if limit <= 0 {
-		limit = DevMailboxDefaultLimit
-	}
-	limit = min(limit, DevMailboxMaxLimit)
-	rows, err := s.q.ListOutboxMail(ctx, int32(limit))
-	if err != nil {
-		return nil, fmt.Errorf("app: dev mailbox: %w", err)
-	}
-	out := make([]OutboxMail, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, outboxMailFromRow(r))
-	}
-	return out, nil
-}
-
-// DevMail answers one mail of the outbox; not in production.
-func (s *Service) DevMail(ctx context.Context, id string) (*OutboxMail, error) {
-	if s.opts.Production {
-		return nil, NotFound("Dev mailbox")
-	}
-	if !uuidPattern.MatchString(id) {
-		return nil, NotFound("Mail")
-	}
-	r, err := s.q.GetOutboxMail(ctx, id)
-	if err != nil {
-		return nil, NotFoundOr(err, "Mail", "app: dev mail")
-	}
-	m := outboxMailFromRow(r)
-	return &m, nil
-}
-
-func outboxMailFromRow(r store.MailOutbox) OutboxMail {
-	return OutboxMail{ID: r.ID, To: r.ToAddress, Subject: r.Subject, Kind: r.Kind, Text: r.TextBody, HTML: r.HtmlBody, CreatedAt: r.CreatedAt, SentAt: r.SentAt}
 }

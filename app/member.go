@@ -26,7 +26,7 @@ const DefaultMemberListLimit = 20
 
 // ListMembers answers the organization's members, oldest first.
 func (s *Service) ListMembers(ctx context.Context, page Page) ([]Member, int, error) {
-	p, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
+	p, err := Authorize(PrincipalFrom(ctx), ActListMembers)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -1,6 +1,9 @@
 package app
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Action is something a role may or may not do. The matrix below is the one place roles are
 // decided (the README shows it); every service method checks it through Authorize.
@@ -8,7 +11,8 @@ type Action string
 
 const (
 	ActManageAPIKeys   Action = "manage API keys"
-	ActManageMembers   Action = "manage members and invitations"
+	ActListMembers     Action = "list the organization's members"
+	ActManageMembers   Action = "change members' roles, remove members, manage invitations"
 	ActManageOwners    Action = "grant or remove the OWNER role"
 	ActManageSettings  Action = "change organization settings"
 	ActDeleteOrg       Action = "delete the organization"
@@ -25,9 +29,12 @@ const (
 )
 
 // permissions: OWNER everything; ADMIN everything but billing, organization deletion and owner
-// changes; MEMBER content work and reading, but not keys, members, webhooks, settings or teams.
+// changes; MEMBER content work and reading (the member list included: colleagues are part of the
+// organization a member works in), but not keys, members, webhooks, settings or teams. The README's
+// role table lists these rows word for word (TestReadmeRoleTableIsTheMatrix).
 var permissions = map[Action][]Role{
 	ActManageAPIKeys:   {RoleOwner, RoleAdmin},
+	ActListMembers:     {RoleOwner, RoleAdmin, RoleMember},
 	ActManageMembers:   {RoleOwner, RoleAdmin},
 	ActManageOwners:    {RoleOwner},
 	ActManageSettings:  {RoleOwner, RoleAdmin},
@@ -42,6 +49,16 @@ var permissions = map[Action][]Role{
 	ActReadAuditLog:    {RoleOwner, RoleAdmin},
 	ActCreateOrg:       {RoleOwner, RoleAdmin, RoleMember},
 	ActManageOwnAccess: {RoleOwner, RoleAdmin, RoleMember},
+}
+
+// Actions are every action of the matrix, in alphabetical order.
+func Actions() []Action {
+	out := make([]Action, 0, len(permissions))
+	for a := range permissions {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Can reports whether role may perform act.

@@ -109,6 +109,14 @@ type InstanceApps interface {
 	RegisterApp(ctx context.Context, serverURL, redirectURI string) (clientID, clientSecret string, err error)
 }
 
+// AppChecker is implemented by InstanceApps networks that can tell whether a server still knows
+// Crier's app: a server that forgot it (reset, app deleted) is registered on again at the next
+// connect instead of refusing every connect.
+type AppChecker interface {
+	// AppKnown answers false only when the server refuses the credentials as unknown.
+	AppKnown(ctx context.Context, serverURL, clientID, clientSecret string) (bool, error)
+}
+
 // ConnectOptions are the connect body's network-specific switches.
 type ConnectOptions struct {
 	DisableAutoLogin          bool   `json:"dal,omitempty"`

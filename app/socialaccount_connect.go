@@ -82,7 +82,7 @@ func (s *Service) connectURL(ctx context.Context, st OAuthState) (string, error)
 			return "", Invalid("Validation failed: serverUrl: "+err.Error(), Issue{Code: IssueInvalidString, Message: err.Error(), Path: []any{"serverUrl"}})
 		}
 		st.ServerURL, req.ServerURL = server, server
-		if _, req.ClientID, req.ClientSecret, err = s.instanceApp(ctx, ia, server, req.RedirectURI); err != nil {
+		if _, req.ClientID, req.ClientSecret, err = s.instanceApp(ctx, ia, server, req.RedirectURI, true); err != nil {
 			return "", err
 		}
 	}
@@ -227,7 +227,7 @@ func (s *Service) completeConnect(ctx context.Context, st *OAuthState, query url
 	xreq := ExchangeRequest{Code: code, RedirectURI: s.CallbackURL(st.Network), Verifier: st.Verifier, ServerURL: st.ServerURL, Query: flat, Options: st.Options}
 	serverID := ""
 	if ia, ok := a.(InstanceApps); ok {
-		if serverID, xreq.ClientID, xreq.ClientSecret, err = s.instanceApp(ctx, ia, st.ServerURL, xreq.RedirectURI); err != nil {
+		if serverID, xreq.ClientID, xreq.ClientSecret, err = s.instanceApp(ctx, ia, st.ServerURL, xreq.RedirectURI, false); err != nil {
 			return nil, err
 		}
 	}

@@ -103,7 +103,8 @@ func (s *Service) sendVerification(ctx context.Context, tx pgx.Tx, userID, email
 		return err
 	}
 	return s.sendMail(ctx, tx, MailVerifyEmail, email, mailData{Name: displayName(firstName, email),
-		Link: s.link(VerifyEmailPath, token), ButtonLabel: "Verify my email", Lifetime: lifetimeText(VerifyEmailTokenTTL)})
+		Link: s.link(VerifyEmailPath, token), ButtonLabel: "Verify my email", Lifetime: lifetimeText(VerifyEmailTokenTTL),
+		owner: outboxOwner{user: userID, tokenTTL: VerifyEmailTokenTTL}})
 }
 
 // throttled reports how long the user must still wait before another mail of purpose, zero if none.
@@ -228,7 +229,8 @@ func (s *Service) forgotPassword(ctx context.Context, email string) error {
 			return err
 		}
 		if err := s.sendMail(ctx, tx, MailResetPassword, u.Email, mailData{Name: displayName(u.FirstName, u.Email),
-			Link: s.link(ResetPasswordPath, token), ButtonLabel: "Choose a new password", Lifetime: lifetimeText(ResetPasswordTokenTTL)}); err != nil {
+			Link: s.link(ResetPasswordPath, token), ButtonLabel: "Choose a new password", Lifetime: lifetimeText(ResetPasswordTokenTTL),
+			owner: outboxOwner{user: u.ID, tokenTTL: ResetPasswordTokenTTL}}); err != nil {
 			return err
 		}
 		return s.auditUser(ctx, tx, u.ID, u.Email, "user.password_reset_requested")

@@ -135,5 +135,5 @@ func (s *Service) mailWebhookDeactivated(ctx context.Context, tx pgx.Tx, to stri
 	if err := webhookMailTemplates.html.ExecuteTemplate(&b, "layout.html.tmpl", d); err != nil {
 		return fmt.Errorf("app: mail %s: %w", MailWebhookDeactivated, err)
 	}
-	return s.queueRenderedMail(ctx, tx, MailWebhookDeactivated, to, d.Subject, text, b.String())
+	return s.queueRenderedMail(ctx, tx, MailWebhookDeactivated, to, d.Subject, text, b.String(), outboxOwner{})
 }

@@ -96,7 +96,9 @@ type Getenv func(string) string
 func Load(getenv Getenv) (Config, error) {
 	c := Config{
 		DataDir: or(getenv("CRIER_DATA_DIR"), ".data"),
-		Env:     or(getenv("CRIER_ENV"), "development"),
+		// Production unless told otherwise: development mode opens the dev mailbox, so it must be a
+		// choice (`make run` makes it), never what a forgotten variable gives a public server.
+		Env: or(getenv("CRIER_ENV"), "production"),
 	}
 	var errs []error
 	fail := func(name, format string, args ...any) {

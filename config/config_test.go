@@ -15,6 +15,9 @@ func env(t *testing.T, kv map[string]string) config.Getenv {
 	if _, ok := kv["CRIER_DATA_DIR"]; !ok {
 		kv["CRIER_DATA_DIR"] = t.TempDir()
 	}
+	if _, ok := kv["CRIER_ENV"]; !ok {
+		kv["CRIER_ENV"] = "development" // the mode of `make run`; TestEnvDefaultsToProduction checks the default
+	}
 	return func(k string) string { return kv[k] }
 }
 
@@ -28,6 +31,21 @@ func TestDefaults(t *testing.T) {
 	require.False(t, c.Sandbox)
 	require.Len(t, c.Secret, 64)
 	require.Contains(t, c.StorageURL, "file://")
+}
+
+// Without CRIER_ENV Crier runs in production: the dev mailbox must never be what a forgotten
+// variable gives a public server, and production refuses to start without a real secret.
+func TestEnvDefaultsToProduction(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	getenv := func(kv map[string]string) config.Getenv { return func(k string) string { return kv[k] } }
+	_, err := config.Load(getenv(map[string]string{"CRIER_DATA_DIR": dir}))
+	require.ErrorContains(t, err, "CRIER_SECRET: is required when CRIER_ENV=production")
+
+	c, err := config.Load(getenv(map[string]string{"CRIER_DATA_DIR": dir, "CRIER_SECRET": "0123456789abcdef0123456789abcdef"}))
+	require.NoError(t, err)
+	require.Equal(t, "production", c.Env)
+	require.True(t, c.Production())
 }
 
 func TestDevSecretIsKeptAcrossStarts(t *testing.T) {

@@ -91,6 +91,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 	river.AddWorker(workers, &platformStatusExpireWorker{svc: svc})
 	addWebhookWorkers(workers, svc)
 	river.AddWorker(workers, &deliverMailWorker{svc: svc})
+	river.AddWorker(workers, &mailPurgeWorker{svc: svc})
 	addSocialAccountWorkers(workers, svc)
 	river.AddWorker(workers, &uploadCleanupWorker{svc: svc})
 	river.AddWorker(workers, &publishWorker{pub: pub})
@@ -111,6 +112,7 @@ func NewClient(pool *pgxpool.Pool, svc *app.Service, pub *publishing.Service, op
 			func() (river.JobArgs, *river.InsertOpts) { return app.PlatformStatusExpireArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 		uploadCleanupJob(),
+		mailPurgeJob(),
 	}
 	cfg.PeriodicJobs = append(cfg.PeriodicJobs, webhookPeriodicJobs()...)
 	cfg.PeriodicJobs = append(cfg.PeriodicJobs, socialAccountPeriodicJobs()...)

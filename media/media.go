@@ -174,7 +174,9 @@ func Probe(mime string, r io.ReaderAt, size int64) (Info, error) {
 		}
 		info.Width, info.Height, info.Duration = w, h, d
 	case KindDocument:
-		// The signature is all a PDF needs here; its pages are the networks' business.
+		if err := probePDF(r, size); err != nil {
+			return info, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		}
 	}
 	return info, nil
 }

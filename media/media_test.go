@@ -6,6 +6,7 @@ import (
 	"image/jpeg"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -97,4 +98,32 @@ func TestVideoThumbnailWithFFmpeg(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, [2]int{320, 240}, [2]int{tc.Width, tc.Height})
 	require.NotEmpty(t, icon)
+}
+
+// A PDF is checked to its skeleton: "%PDF-1.4" followed by junk is unreadable, as are a missing
+// %%EOF and a startxref that points outside the file or at no cross-reference section; real PDFs
+// (a table, or an xref stream) pass.
+func TestProbeChecksPDFStructure(t *testing.T) {
+	t.Parallel()
+	sample := mediatest.Fixture(t, "sample.pdf")
+	probe := func(b []byte) error {
+		_, err := media.Probe(media.MIMEPDF, bytes.NewReader(b), int64(len(b)))
+		return err
+	}
+	require.NoError(t, probe(sample))
+	stream := []byte("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+	xref := len(stream)
+	stream = append(stream, []byte("2 0 obj\n<< /Type /XRef /Size 3 >>\nstream\nendstream\nendobj\nstartxref\n"+strconv.Itoa(xref)+"\n%%EOF\n")...)
+	require.NoError(t, probe(stream), "a cross-reference stream")
+
+	for name, b := range map[string][]byte{
+		"junk":            append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("junk "), 500)...),
+		"no %%EOF":        sample[:len(sample)-6],
+		"offset outside":  bytes.Replace(sample, []byte("startxref\n403"), []byte("startxref\n999999"), 1),
+		"offset not xref": bytes.Replace(sample, []byte("startxref\n403"), []byte("startxref\n10"), 1),
+		"header only":     []byte("%PDF-1.4"),
+	} {
+		err := probe(b)
+		require.ErrorIs(t, err, media.ErrUnreadable, name)
+	}
 }

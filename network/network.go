@@ -47,8 +47,12 @@ var registry = []struct {
 	{pinterest.Spec, appCredentials(app.Pinterest, pinterest.Real, pinterest.New)},
 	{reddit.Spec, appCredentials(app.Reddit, reddit.Real, reddit.New)},
 	{mastodon.Spec, func(o Options) app.Adapter {
-		// No credentials of Crier's: it registers itself on each server.
-		return mastodon.New(o.AllowPrivate || o.Sandbox, o.BaseURL)
+		// No credentials of Crier's: it registers itself on each server. In the sandbox the twin
+		// serves every server.
+		if o.Sandbox {
+			return mastodon.NewSandbox(o.BaseURL, strings.TrimRight(o.BaseURL, "/")+"/sandbox/mastodon")
+		}
+		return mastodon.New(o.AllowPrivate, o.BaseURL)
 	}},
 	{discord.Spec, appCredentials(app.Discord, discord.Real, discord.New)},
 	{slack.Spec, appCredentials(app.Slack, slack.Real, slack.New)},

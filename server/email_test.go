@@ -22,7 +22,7 @@ var linkToken = regexp.MustCompile(`\?token=([A-Za-z0-9_-]+)`)
 // mailbox is where mail goes).
 func outboxToken(t *testing.T, srv *servertest.Server, addr string, kind app.MailKind) string {
 	t.Helper()
-	ms, err := srv.Service.DevMailbox(context.Background(), 100)
+	ms, err := srv.Service.Outbox(context.Background(), 100)
 	require.NoError(t, err)
 	for _, m := range ms {
 		if strings.EqualFold(m.To, addr) && m.Kind == string(kind) {
@@ -74,7 +74,7 @@ func TestSignupVerificationMailIsDeliveredBySMTP(t *testing.T) {
 
 	// The outbox row is marked sent.
 	require.Eventually(t, func() bool {
-		ms, err := srv.Service.DevMailbox(context.Background(), 10)
+		ms, err := srv.Service.Outbox(context.Background(), 10)
 		require.NoError(t, err)
 		for _, m := range ms {
 			if m.To == email {

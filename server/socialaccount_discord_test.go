@@ -41,7 +41,7 @@ func TestConnectDiscordThroughSandbox(t *testing.T) {
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/refresh-channels", tb, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Equal(t, 2, sandboxOf(t, srv, "discord").count(http.MethodPost, "/api/v10/oauth2/token"), "exchange, then refresh")
-	require.Contains(t, string(b), `"webhook":{"id":"`, "the webhook survives the token refresh and the channel refresh")
+	require.Contains(t, string(b), `"webhook":{"avatar":null,"id":"`, "the webhook survives the token refresh and the channel refresh")
 
 	res, _ = do(t, http.MethodPost, srv.URL+"/sandbox/discord/_sandbox/fail", `{"status":429,"message":"You are being rate limited.","resetInSeconds":5,"path":"/channels"}`)
 	require.Equal(t, http.StatusOK, res.StatusCode)

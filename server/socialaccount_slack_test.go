@@ -39,7 +39,7 @@ func TestConnectSlackThroughSandbox(t *testing.T) {
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/social-account/refresh-channels", tb, "x-api-key", key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
 	require.Equal(t, 2, sandboxOf(t, srv, "slack").count(http.MethodPost, "/api/oauth.v2.access"))
-	require.Contains(t, string(b), `"webhook":{"id":"B`, "the webhook survives the token refresh and the channel refresh")
+	require.Contains(t, string(b), `"webhook":{"avatar":null,"id":"B`, "the webhook survives the token refresh and the channel refresh")
 
 	res, _ = do(t, http.MethodPost, srv.URL+"/sandbox/slack/_sandbox/fail", `{"status":429,"resetInSeconds":30,"path":"/api/conversations.list"}`)
 	require.Equal(t, http.StatusOK, res.StatusCode)

@@ -326,6 +326,10 @@ func testMultipart(t *testing.T, srv *servertest.Server) {
 	data := make([]byte, 4*partSize+123_457)
 	_, _ = rand.Read(data)
 	copy(data, "%PDF-1.7\n")
+	// The PDF's skeleton at the end (media checks it): a cross-reference table that startxref points at.
+	xref := len(data) - 200
+	copy(data[xref:], fmt.Sprintf("xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 1 >>\nstartxref\n%d\n%%%%EOF\n", xref))
+	data = data[:xref+len(fmt.Sprintf("xref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 1 >>\nstartxref\n%d\n%%%%EOF\n", xref))]
 	res, b := do(t, http.MethodPost, srv.URL+"/api/v1/upload/multipart/init",
 		fmt.Sprintf(`{"fileName":"big.pdf","mimeType":"application/pdf","fileSize":%d,"teamId":"%s"}`, len(data), tn.ids["team"]), "x-api-key", tn.key)
 	require.Equal(t, http.StatusOK, res.StatusCode, string(b))

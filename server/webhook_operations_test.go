@@ -251,7 +251,7 @@ func TestWebhookDeactivatedAfterFailingForThePeriod(t *testing.T) {
 	require.Equal(t, "WEBHOOK_DEACTIVATED", notes.Items[0].Type)
 	require.Contains(t, notes.Items[0].Message, rcv.URL)
 	require.Equal(t, hook.ID, notes.Items[0].Data["webhookId"])
-	ms, err := srv.Service.DevMailbox(ctx, 100)
+	ms, err := srv.Service.Outbox(ctx, 100)
 	require.NoError(t, err)
 	found := false
 	for _, m := range ms {

@@ -52,7 +52,7 @@ func (q *Queries) CreateVerifiedUser(ctx context.Context, arg CreateVerifiedUser
 }
 
 const getOutboxMail = `-- name: GetOutboxMail :one
-SELECT id, to_address, subject, text_body, html_body, kind, created_at, sent_at, attempts, last_error FROM mail_outbox WHERE id = $1
+SELECT id, to_address, subject, text_body, html_body, kind, created_at, sent_at, attempts, last_error, user_id, organization_id, purge_at FROM mail_outbox WHERE id = $1
 `
 
 func (q *Queries) GetOutboxMail(ctx context.Context, id string) (MailOutbox, error) {
@@ -69,6 +69,9 @@ func (q *Queries) GetOutboxMail(ctx context.Context, id string) (MailOutbox, err
 		&i.SentAt,
 		&i.Attempts,
 		&i.LastError,
+		&i.UserID,
+		&i.OrganizationID,
+		&i.PurgeAt,
 	)
 	return i, err
 }
@@ -99,17 +102,20 @@ func (q *Queries) GetUserTokenForUpdate(ctx context.Context, arg GetUserTokenFor
 }
 
 const insertOutboxMail = `-- name: InsertOutboxMail :one
-INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind)
-VALUES ($1, $2, $3, $4, $5)
+INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind, user_id, organization_id, purge_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING id
 `
 
 type InsertOutboxMailParams struct {
-	ToAddress string
-	Subject   string
-	TextBody  string
-	HtmlBody  string
-	Kind      string
+	ToAddress      string
+	Subject        string
+	TextBody       string
+	HtmlBody       string
+	Kind           string
+	UserID         *string
+	OrganizationID *string
+	PurgeAt        time.Time
 }
 
 func (q *Queries) InsertOutboxMail(ctx context.Context, arg InsertOutboxMailParams) (string, error) {
@@ -119,6 +125,9 @@ func (q *Queries) InsertOutboxMail(ctx context.Context, arg InsertOutboxMailPara
 		arg.TextBody,
 		arg.HtmlBody,
 		arg.Kind,
+		arg.UserID,
+		arg.OrganizationID,
+		arg.PurgeAt,
 	)
 	var id string
 	err := row.Scan(&id)
@@ -169,7 +178,7 @@ func (q *Queries) LastUserTokenAt(ctx context.Context, arg LastUserTokenAtParams
 }
 
 const listOutboxMail = `-- name: ListOutboxMail :many
-SELECT id, to_address, subject, text_body, html_body, kind, created_at, sent_at, attempts, last_error FROM mail_outbox ORDER BY created_at DESC, id DESC LIMIT $1
+SELECT id, to_address, subject, text_body, html_body, kind, created_at, sent_at, attempts, last_error, user_id, organization_id, purge_at FROM mail_outbox ORDER BY created_at DESC, id DESC LIMIT $1
 `
 
 func (q *Queries) ListOutboxMail(ctx context.Context, lim int32) ([]MailOutbox, error) {
@@ -192,6 +201,9 @@ func (q *Queries) ListOutboxMail(ctx context.Context, lim int32) ([]MailOutbox, 
 			&i.SentAt,
 			&i.Attempts,
 			&i.LastError,
+			&i.UserID,
+			&i.OrganizationID,
+			&i.PurgeAt,
 		); err != nil {
 			return nil, err
 		}
@@ -229,9 +241,10 @@ func (q *Queries) MarkOutboxMailFailed(ctx context.Context, arg MarkOutboxMailFa
 }
 
 const markOutboxMailSent = `-- name: MarkOutboxMailSent :exec
-UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1
+UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, text_body = '', html_body = '' WHERE id = $1
 `
 
+// A sent mail's bodies (live links) are no longer kept: the recipient has them.
 func (q *Queries) MarkOutboxMailSent(ctx context.Context, id string) error {
 	_, err := q.db.Exec(ctx, markOutboxMailSent, id)
 	return err

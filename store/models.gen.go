@@ -92,16 +92,19 @@ type Invitation struct {
 }
 
 type MailOutbox struct {
-	ID        string
-	ToAddress string
-	Subject   string
-	TextBody  string
-	HtmlBody  string
-	Kind      string
-	CreatedAt time.Time
-	SentAt    *time.Time
-	Attempts  int32
-	LastError *string
+	ID             string
+	ToAddress      string
+	Subject        string
+	TextBody       string
+	HtmlBody       string
+	Kind           string
+	CreatedAt      time.Time
+	SentAt         *time.Time
+	Attempts       int32
+	LastError      *string
+	UserID         *string
+	OrganizationID *string
+	PurgeAt        time.Time
 }
 
 type MastodonServer struct {

@@ -49,6 +49,8 @@ func (h *Handler) devMail(c echo.Context) error {
 		status = http.StatusNotFound
 	case err != nil:
 		return err
+	case m.Cleared:
+		d.Problem = "This mail's content was cleared: it was sent, or its link has expired."
 	default:
 		d.Open = mailView(m, c.QueryParam("view"))
 		c.Response().Header().Set("Content-Security-Policy", DevMailboxCSP) // overrides the server's strict CSP

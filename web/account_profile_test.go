@@ -154,22 +154,24 @@ func TestDevMailbox(t *testing.T) {
 	t.Parallel()
 	b := setup(t)
 	require.NoError(t, b.svc.ForgotPassword(context.Background(), b.session.User.Email))
-	mails, err := b.svc.DevMailbox(context.Background(), 0)
+	mine, err := b.svc.DevMailbox(b.ctx(t), 0)
 	require.NoError(t, err)
-	require.GreaterOrEqual(t, len(mails), 2)
+	require.GreaterOrEqual(t, len(mine), 2)
 
-	// No sign-in needed; newest first.
-	rec := b.anon(t).get("/dev/mailbox")
+	// Signed in only; the caller's own mail, newest first; the page says it is a development tool.
+	require.Equal(t, http.StatusSeeOther, b.anon(t).get("/dev/mailbox").Code)
+	rec := b.user(t).get("/dev/mailbox")
 	require.Equal(t, http.StatusOK, rec.Code)
 	doc := parse(t, rec)
+	require.Contains(t, doc.Find(`[data-testid="mailbox-notice"]`).Text(), "A development tool, absent in production")
 	items := doc.Find(`[data-testid="mail-item"]`)
-	require.Equal(t, len(mails), items.Length())
-	require.Equal(t, mails[0].ID, items.First().AttrOr("data-mail-id", ""))
+	require.Equal(t, len(mine), items.Length())
+	require.Equal(t, mine[0].ID, items.First().AttrOr("data-mail-id", ""))
 	require.Contains(t, items.First().Text(), "Password reset")
 
 	// A mail: HTML in a sandboxed srcdoc iframe whose links open in the window, and its links listed.
-	reset := mails[0]
-	rec = b.anon(t).get("/dev/mailbox/" + reset.ID)
+	reset := mine[0]
+	rec = b.user(t).get("/dev/mailbox/" + reset.ID)
 	require.Equal(t, http.StatusOK, rec.Code)
 	require.Equal(t, web.DevMailboxCSP, rec.Header().Get("Content-Security-Policy"))
 	doc = parse(t, rec)
@@ -183,13 +185,22 @@ func TestDevMailbox(t *testing.T) {
 	require.Equal(t, "true", doc.Find(`[data-testid="mail-item"][data-mail-id="`+reset.ID+`"]`).AttrOr("aria-current", ""))
 
 	// The text, with its links clickable.
-	doc = parse(t, b.anon(t).get("/dev/mailbox/"+reset.ID+"?view=text"))
+	doc = parse(t, b.user(t).get("/dev/mailbox/"+reset.ID+"?view=text"))
 	require.Equal(t, 0, doc.Find("iframe").Length())
 	require.Equal(t, link, doc.Find(`[data-testid="mail-text"] a`).First().AttrOr("href", ""))
 	require.Equal(t, "page", doc.Find(`[data-testid="view-text"]`).AttrOr("aria-current", ""))
 
-	require.Equal(t, http.StatusNotFound, b.anon(t).get("/dev/mailbox/00000000-0000-0000-0000-000000000000").Code)
-	require.Equal(t, http.StatusNotFound, b.anon(t).get("/dev/mailbox/nope").Code)
+	require.Equal(t, http.StatusNotFound, b.user(t).get("/dev/mailbox/00000000-0000-0000-0000-000000000000").Code)
+	require.Equal(t, http.StatusNotFound, b.user(t).get("/dev/mailbox/nope").Code)
+
+	// Another signed-in user (even of the same organization) neither lists nor opens this reset
+	// link: reading it would be an account takeover.
+	other, _ := b.addMember(t, app.RoleAdmin, "Mallory")
+	doc = parse(t, b.getAs(t, other, "/dev/mailbox"))
+	require.Equal(t, 0, doc.Find(`[data-testid="mail-item"][data-mail-id="`+reset.ID+`"]`).Length())
+	rec = b.getAs(t, other, "/dev/mailbox/"+reset.ID)
+	require.Equal(t, http.StatusNotFound, rec.Code)
+	require.NotContains(t, rec.Body.String(), "reset-password?token=")
 }
 
 func TestDevMailboxAbsentInProduction(t *testing.T) {

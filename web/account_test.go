@@ -117,7 +117,7 @@ func (b *testBundle) ownerCtx(t *testing.T) context.Context {
 // lastMail is the newest outbox mail to the address.
 func (b *testBundle) lastMail(t *testing.T, to string) app.OutboxMail {
 	t.Helper()
-	mails, err := b.svc.DevMailbox(context.Background(), app.DevMailboxMaxLimit)
+	mails, err := b.svc.Outbox(context.Background(), app.DevMailboxMaxLimit)
 	require.NoError(t, err)
 	for _, m := range mails {
 		if m.To == to {

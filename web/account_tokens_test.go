@@ -117,11 +117,11 @@ func TestResendVerification(t *testing.T) {
 	require.True(t, doc.Find(`[data-testid="resend-result"]`).HasClass("verify-banner__result--error"))
 
 	b.clock.Set(func() time.Time { return time.Now().Add(2 * time.Minute) })
-	before, err := b.svc.DevMailbox(context.Background(), app.DevMailboxMaxLimit)
+	before, err := b.svc.Outbox(context.Background(), app.DevMailboxMaxLimit)
 	require.NoError(t, err)
 	rec = br.post("/verify-email/resend", nil, htmx...)
 	require.Contains(t, parse(t, rec).Find(`[data-testid="resend-result"]`).Text(), "Sent.")
-	after, err := b.svc.DevMailbox(context.Background(), app.DevMailboxMaxLimit)
+	after, err := b.svc.Outbox(context.Background(), app.DevMailboxMaxLimit)
 	require.NoError(t, err)
 	require.Len(t, after, len(before)+1)
 
@@ -210,7 +210,7 @@ func TestVerifyBannerLinksTheDevMailboxOutsideProduction(t *testing.T) {
 	require.Equal(t, 1, link.Length())
 	require.Equal(t, "/dev/mailbox", link.AttrOr("href", ""))
 	require.Equal(t, "Open the dev mailbox", link.Text())
-	require.Equal(t, http.StatusOK, dev.anon(t).get(link.AttrOr("href", "")).Code)
+	require.Equal(t, http.StatusOK, dev.user(t).get(link.AttrOr("href", "")).Code)
 
 	prod := setup(t, func(d *web.Deps) { d.Production = true })
 	rec := prod.get(t, "/")

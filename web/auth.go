@@ -28,6 +28,9 @@ func (h *Handler) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			return h.toSignIn(c)
 		}
+		// A signed-in page shows the organization's data (and at times a key or a link): no cache,
+		// shared or the browser's, keeps it for the next user of the machine. A handler may loosen it.
+		c.Response().Header().Set("Cache-Control", "no-store")
 		return next(c)
 	}
 }

@@ -82,11 +82,11 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.POST(pathNewOrganization, h.createOrganization, signedIn...).Name = routeCreateOrg
 	e.POST(pathSwitchOrg, h.switchOrganization, signedIn...).Name = routeSwitchOrg
 
-	// The dev mailbox is a development tool: no sign-in (whoever signed up in another browser can
-	// read their mail), and absent in production.
+	// The dev mailbox is a development tool, absent in production: signed in, each user reads only
+	// their own mail (and their organization's invitations), never another user's reset link.
 	if !h.production {
-		e.GET(pathDevMailbox, h.devMailbox, public...).Name = routeDevMailbox
-		e.GET(pathDevMailbox+"/:id", h.devMail, public...).Name = routeDevMail
+		e.GET(pathDevMailbox, h.devMailbox, signedIn...).Name = routeDevMailbox
+		e.GET(pathDevMailbox+"/:id", h.devMail, signedIn...).Name = routeDevMail
 	}
 
 	// Teams (team.go).

@@ -31,6 +31,9 @@ type Adapter struct {
 	website      string
 	// Poll paces the polling of media processing (publish.go).
 	Poll pubutil.Poller
+	// sandbox, under SANDBOX=1, is the twin's base URL: every server's calls go there, while the
+	// account keeps the server it named (any serverUrl connects, none is reached).
+	sandbox string
 }
 
 // New builds the adapter; allowPrivate lets servers on private addresses be reached (development).
@@ -38,6 +41,21 @@ func New(allowPrivate bool, website string) *Adapter {
 	api := core.NewClient(app.Mastodon, Classify)
 	api.HTTP = netguard.Client(netguard.Options{AllowPrivate: allowPrivate})
 	return &Adapter{api: api, allowPrivate: allowPrivate, website: website}
+}
+
+// NewSandbox builds the adapter of SANDBOX=1: every server is served by the twin at base.
+func NewSandbox(website, base string) *Adapter {
+	a := New(true, website)
+	a.sandbox = strings.TrimRight(base, "/")
+	return a
+}
+
+// at is where the API of server is reached: the server itself, or the sandbox's twin.
+func (a *Adapter) at(server string) string {
+	if a.sandbox != "" {
+		return a.sandbox
+	}
+	return server
 }
 
 func (a *Adapter) Network() app.Network  { return app.Mastodon }
@@ -67,10 +85,22 @@ func (a *Adapter) RegisterApp(ctx context.Context, server, redirectURI string) (
 		ClientSecret string `json:"client_secret"`
 	}
 	form := url.Values{"client_name": {"Crier"}, "redirect_uris": {redirectURI}, "scopes": {Scopes}, "website": {a.website}}
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: server + "/api/v1/apps", Form: form}, &out); err != nil {
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.at(server) + "/api/v1/apps", Form: form}, &out); err != nil {
 		return "", "", err
 	}
 	return out.ClientID, out.ClientSecret, nil
+}
+
+// AppKnown asks the server whether it still knows Crier's app: a client-credentials token is
+// granted to a known app, and refused with 401 invalid_client (Doorkeeper) to a forgotten one.
+func (a *Adapter) AppKnown(ctx context.Context, server, clientID, clientSecret string) (bool, error) {
+	form := url.Values{"grant_type": {"client_credentials"}, "client_id": {clientID}, "client_secret": {clientSecret}, "scope": {"read"}}
+	err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.at(server) + "/oauth/token", Form: form}, nil)
+	var ne *app.NetworkError
+	if errors.As(err, &ne) && (ne.Status == http.StatusUnauthorized || ne.Code == "invalid_client") {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // AuthorizeURL is the server's consent page.
@@ -79,7 +109,7 @@ func (a *Adapter) AuthorizeURL(_ context.Context, r app.AuthorizeRequest) (strin
 	if r.Options.DisableAutoLogin {
 		q.Set("force_login", "true")
 	}
-	return r.ServerURL + "/oauth/authorize?" + q.Encode(), nil
+	return a.at(r.ServerURL) + "/oauth/authorize?" + q.Encode(), nil
 }
 
 // Exchange trades the code at the server.
@@ -90,7 +120,7 @@ func (a *Adapter) Exchange(ctx context.Context, r app.ExchangeRequest) (*app.Tok
 	}
 	form := url.Values{"grant_type": {"authorization_code"}, "code": {r.Code}, "client_id": {r.ClientID}, "client_secret": {r.ClientSecret},
 		"redirect_uri": {r.RedirectURI}, "scope": {Scopes}}
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: r.ServerURL + "/oauth/token", Form: form}, &out); err != nil {
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.at(r.ServerURL) + "/oauth/token", Form: form}, &out); err != nil {
 		var ne *app.NetworkError
 		if errors.As(err, &ne) && ne.Code == "invalid_grant" {
 			ne.Class = app.ErrAuthExpired
@@ -116,7 +146,7 @@ func (a *Adapter) Profile(ctx context.Context, t *app.Token) (*app.Profile, erro
 		Note        string `json:"note"`
 		Avatar      string `json:"avatar"`
 	}
-	if err := a.api.Do(ctx, core.Request{URL: server + "/api/v1/accounts/verify_credentials", Bearer: t.AccessToken}, &me); err != nil {
+	if err := a.api.Do(ctx, core.Request{URL: a.at(server) + "/api/v1/accounts/verify_credentials", Bearer: t.AccessToken}, &me); err != nil {
 		return nil, err
 	}
 	handle := me.Acct

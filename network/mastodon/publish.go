@@ -100,7 +100,7 @@ func (a *Adapter) Publish(ctx context.Context, t *app.Token, req *app.PublishReq
 		body["spoiler_text"] = p.Spoiler
 	}
 	var st status
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: server + "/api/v1/statuses", Bearer: t.AccessToken, JSON: body,
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.at(server) + "/api/v1/statuses", Bearer: t.AccessToken, JSON: body,
 		Header: map[string]string{"Idempotency-Key": req.AttemptKey}}, &st); err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (a *Adapter) uploadMedia(ctx context.Context, server, token string, m app.M
 		return nil
 	})
 	var at attachment
-	res, err := a.api.Send(ctx, core.Request{Method: http.MethodPost, URL: server + "/api/v2/media", Bearer: token, Body: body, ContentType: ctype}, &at)
+	res, err := a.api.Send(ctx, core.Request{Method: http.MethodPost, URL: a.at(server) + "/api/v2/media", Bearer: token, Body: body, ContentType: ctype}, &at)
 	if err != nil {
 		return "", err
 	}
@@ -171,7 +171,7 @@ func writePart(ctx context.Context, mw *multipart.Writer, field string, m app.Me
 func (a *Adapter) waitMedia(ctx context.Context, server, token, id string) error {
 	for i := 0; ; i++ {
 		var at attachment
-		if err := a.api.Do(ctx, core.Request{URL: server + "/api/v1/media/" + url.PathEscape(id), Bearer: token}, &at); err != nil {
+		if err := a.api.Do(ctx, core.Request{URL: a.at(server) + "/api/v1/media/" + url.PathEscape(id), Bearer: token}, &at); err != nil {
 			return err
 		}
 		if at.URL != nil && *at.URL != "" {
@@ -194,7 +194,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 
 func (a *Adapter) findStatus(ctx context.Context, t *app.Token, accountID, text, parent string) (*app.Published, error) {
 	var list []status
-	u := t.Secrets["serverUrl"] + "/api/v1/accounts/" + url.PathEscape(accountID) + "/statuses?limit=40"
+	u := a.at(t.Secrets["serverUrl"]) + "/api/v1/accounts/" + url.PathEscape(accountID) + "/statuses?limit=40"
 	if err := a.api.Do(ctx, core.Request{URL: u, Bearer: t.AccessToken}, &list); err != nil {
 		return nil, err
 	}
@@ -209,7 +209,7 @@ func (a *Adapter) findStatus(ctx context.Context, t *app.Token, accountID, text,
 
 // Delete removes a status.
 func (a *Adapter) Delete(ctx context.Context, t *app.Token, req *app.DeleteRequest) error {
-	err := a.api.Do(ctx, core.Request{Method: http.MethodDelete, URL: t.Secrets["serverUrl"] + "/api/v1/statuses/" + url.PathEscape(req.ExternalID), Bearer: t.AccessToken}, nil)
+	err := a.api.Do(ctx, core.Request{Method: http.MethodDelete, URL: a.at(t.Secrets["serverUrl"]) + "/api/v1/statuses/" + url.PathEscape(req.ExternalID), Bearer: t.AccessToken}, nil)
 	var ne *app.NetworkError
 	if errors.As(err, &ne) && ne.Status == http.StatusNotFound {
 		return nil
@@ -221,7 +221,7 @@ func (a *Adapter) Delete(ctx context.Context, t *app.Token, req *app.DeleteReque
 func (a *Adapter) Reply(ctx context.Context, t *app.Token, req *app.ReplyRequest) (*app.Published, error) {
 	body := map[string]any{"status": req.Text, "in_reply_to_id": req.ParentExternalID}
 	var st status
-	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: t.Secrets["serverUrl"] + "/api/v1/statuses", Bearer: t.AccessToken, JSON: body,
+	if err := a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.at(t.Secrets["serverUrl"]) + "/api/v1/statuses", Bearer: t.AccessToken, JSON: body,
 		Header: map[string]string{"Idempotency-Key": req.AttemptKey}}, &st); err != nil {
 		return nil, err
 	}

@@ -94,6 +94,9 @@ func (n *Net) control(q *req) {
 		n.refresh = map[string]*issued{}
 	case "/reset":
 		n.reset()
+	case "/forget-apps":
+		// A server that lost its app registrations (Mastodon): connects must register again.
+		n.apps = map[string]string{}
 	default:
 		q.json(http.StatusNotFound, map[string]string{"error": "unknown control " + action})
 		return

@@ -190,6 +190,10 @@ func (n *Net) token(q *req) {
 			refresh = form.Get("refresh_token")
 		}
 		n.d.writeToken(q, access, refresh, ttl, t.scope, t.user)
+	case "client_credentials":
+		// An app-only token (Mastodon's apps ask for one): the client authenticated above, so the
+		// answer says that the server knows the app. It opens no user's data.
+		q.json(http.StatusOK, map[string]any{"access_token": randID("app_"), "token_type": "Bearer", "scope": form.Get("scope"), "created_at": n.sb.Now().Unix()})
 	default:
 		n.tokenError(q, http.StatusBadRequest, "unsupported_grant_type", "grant_type "+form.Get("grant_type")+" is not supported")
 	}

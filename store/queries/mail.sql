@@ -1,6 +1,6 @@
 -- name: InsertOutboxMail :one
-INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind)
-VALUES (@to_address, @subject, @text_body, @html_body, @kind)
+INSERT INTO mail_outbox (to_address, subject, text_body, html_body, kind, user_id, organization_id, purge_at)
+VALUES (@to_address, @subject, @text_body, @html_body, @kind, sqlc.narg(user_id), sqlc.narg(organization_id), @purge_at)
 RETURNING id;
 
 -- name: GetOutboxMail :one
@@ -10,7 +10,8 @@ SELECT * FROM mail_outbox WHERE id = @id;
 SELECT * FROM mail_outbox ORDER BY created_at DESC, id DESC LIMIT @lim;
 
 -- name: MarkOutboxMailSent :exec
-UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = @id;
+-- A sent mail's bodies (live links) are no longer kept: the recipient has them.
+UPDATE mail_outbox SET sent_at = now(), attempts = attempts + 1, last_error = NULL, text_body = '', html_body = '' WHERE id = @id;
 
 -- name: MarkOutboxMailFailed :exec
 UPDATE mail_outbox SET attempts = attempts + 1, last_error = @last_error WHERE id = @id;

@@ -98,7 +98,7 @@ func Mailbox(p layout.Page, d MailboxData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "Dashboard</a></header><main id=\"main\" class=\"mailbox\" tabindex=\"-1\" data-testid=\"main\"><section class=\"mailbox__list\" aria-labelledby=\"mailbox-title\"><div class=\"mailbox__list-header\"><div><h1 class=\"mailbox__title\" id=\"mailbox-title\">Outbox</h1><p class=\"mailbox__subtitle\">Mail Crier has written, newest first. Without SMTP_URL it goes nowhere else.</p></div><a class=\"btn btn--secondary btn--sm\" href=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "Dashboard</a></header><main id=\"main\" class=\"mailbox\" tabindex=\"-1\" data-testid=\"main\"><section class=\"mailbox__list\" aria-labelledby=\"mailbox-title\"><div class=\"mailbox__list-header\"><div><h1 class=\"mailbox__title\" id=\"mailbox-title\">Outbox</h1><p class=\"mailbox__subtitle\" data-testid=\"mailbox-notice\">A development tool, absent in production: the mail Crier wrote to you, and the invitations your organization sent if you manage them, newest first. Without SMTP_URL it goes nowhere else; a mail's content is cleared once its link expires.</p></div><a class=\"btn btn--secondary btn--sm\" href=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
