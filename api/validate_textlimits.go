@@ -5,17 +5,19 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/crier/crier/app"
 )
 
 // Free text of a request body where the contract sets no maximum gets a documented one (issue 14:
 // a 1 MB post title was accepted). The limits are the README's table: the contract's own maxLength
 // always wins; these apply where it has none, so a new operation is bounded without an edit.
 const (
-	maxFileNameLength = 255     // fileName: what file systems and S3 keys allow
-	maxTitleLength    = 1_000   // title: a post's label in the dashboard (networks' titles have their own rules)
-	maxEmailLength    = 254     // email: RFC 5321's longest address
-	maxURLLength      = 2_048   // …Url, url, format uri: what browsers and networks accept
-	maxTextLength     = 100_000 // any other string: above every network's text limit (Facebook's 63,206)
+	maxFileNameLength = 255              // fileName: what file systems and S3 keys allow
+	maxTitleLength    = app.MaxPostTitle // title: a post's label in the dashboard (networks' titles have their own rules)
+	maxEmailLength    = 254              // email: RFC 5321's longest address
+	maxURLLength      = 2_048            // …Url, url, format uri: what browsers and networks accept
+	maxTextLength     = 100_000          // any other string: above every network's text limit (Facebook's 63,206)
 )
 
 // msgLongFileName is the issue of a multipart file part whose file name is beyond maxFileNameLength.

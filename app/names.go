@@ -10,6 +10,17 @@ const (
 	MaxOrganizationName = 100
 )
 
+// MaxPostTitle is a post's title's maximum (the spec sets none): the title labels the post in the
+// dashboard; networks' own titles (YouTube, Reddit, Pinterest) have their own rules. The API's
+// contract check and the service (so the dashboard too) refuse longer.
+const MaxPostTitle = 1_000
+
+// CheckMax adds a too_big issue at field when v, trimmed as it will be stored, is longer than max
+// characters.
+func CheckMax(issues []Issue, v string, max int, field string) []Issue {
+	return checkMax(issues, &v, max, field)
+}
+
 // checkMax adds a too_big issue at field when v, trimmed as it will be stored, is longer than max
 // characters; nil passes.
 func checkMax(issues []Issue, v *string, max int, field string) []Issue {

@@ -226,6 +226,7 @@ func (s *Service) postInput(cur *app.Post, p app.PostParams) (*postInput, error)
 	if strings.TrimSpace(in.title) == "" {
 		issues = append(issues, app.StringMin(1, "title"))
 	}
+	issues = app.CheckMax(issues, in.title, app.MaxPostTitle, "title")
 	switch in.status {
 	case app.PostDraft, app.PostScheduled, app.PostReview:
 	default:
