@@ -85,7 +85,7 @@ func newPagesEnv(t testing.TB) *pagesEnv {
 	t.Cleanup(pool.Close)
 	env := map[string]string{"DATABASE_URL": dbURL, "ADDR": "127.0.0.1:0", "BASE_URL": "http://crier.test",
 		"CRIER_DATA_DIR": t.TempDir(), "SANDBOX": "1", "ALLOW_PRIVATE_URLS": "1",
-		"CRIER_RATE_LIMITS": "off"} // hundreds of page loads a second are the measure, not abuse
+		"CRIER_ENV": "development", "CRIER_RATE_LIMITS": "off"} // hundreds of page loads a second are the measure, not abuse
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	require.NoError(t, err)
 	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Logger: slog.New(slog.DiscardHandler), Pool: pool})

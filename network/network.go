@@ -50,7 +50,7 @@ var registry = []struct {
 		// No credentials of Crier's: it registers itself on each server. In the sandbox the twin
 		// serves every server.
 		if o.Sandbox {
-			return mastodon.NewSandbox(o.BaseURL, strings.TrimRight(o.BaseURL, "/")+"/sandbox/mastodon")
+			return mastodon.NewSandbox(o.BaseURL, o.sandboxBase()+"/sandbox/mastodon")
 		}
 		return mastodon.New(o.AllowPrivate, o.BaseURL)
 	}},

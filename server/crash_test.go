@@ -53,7 +53,7 @@ func TestCrashedProcessHeals(t *testing.T) {
 	})
 	env := append(os.Environ(), "DATABASE_URL="+dbURL+"&pool_max_conns=12" /* storetest's URL has a query */, "ADDR="+crierAddr, "BASE_URL="+base,
 		"CRIER_DATA_DIR="+t.TempDir(), "SANDBOX_URL="+sandboxURL, "SANDBOX_ADDR="+sandboxAddr, "ALLOW_PRIVATE_URLS=1",
-		"CRIER_SECRET="+strings.Repeat("k", 32))
+		"CRIER_SECRET="+strings.Repeat("k", 32), "CRIER_ENV=development", "CRIER_RATE_LIMITS=off")
 	start := func(name string, args ...string) *exec.Cmd {
 		f, err := os.Create(filepath.Join(logs, name+".log"))
 		require.NoError(t, err)

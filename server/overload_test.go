@@ -72,7 +72,7 @@ func TestRefusingDatabaseIs503(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 
-	env := map[string]string{"DATABASE_URL": dbURL, "CRIER_DATA_DIR": t.TempDir()}
+	env := map[string]string{"DATABASE_URL": dbURL, "CRIER_DATA_DIR": t.TempDir(), "CRIER_ENV": "development"}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	require.NoError(t, err)
 	srv, err := server.New(context.Background(), cfg, server.Options{HTTP: true, Pool: pool, Logger: slog.New(slog.DiscardHandler)})
