@@ -27,8 +27,10 @@ type DemoPosts interface {
 	GetPost(ctx context.Context, id string) (*Post, error)
 }
 
-// DemoNetworks are the sandbox networks the demo team connects.
-var DemoNetworks = []Network{Twitter, Mastodon, Threads, Bluesky}
+// DemoNetworks are the sandbox networks the demo team connects. Not Mastodon: the sandbox forgets
+// the app Crier registered on the server when the process stops, and Crier keeps using it, so a
+// reconnect after a restart would be refused.
+var DemoNetworks = []Network{Twitter, LinkedIn, Threads, Bluesky}
 
 // Demo sizes, which the seeding test checks.
 const (
@@ -79,11 +81,7 @@ func (s *Service) demoAccounts(ctx context.Context, d *DemoSeed) error {
 			}
 			continue
 		}
-		p := ConnectParams{Type: n, TeamID: d.TeamID, RedirectURL: s.opts.BaseURL + "/"}
-		if n == Mastodon {
-			p.ServerURL = s.sandboxBase() + "/mastodon"
-		}
-		authURL, err := s.ConnectSocialAccount(ctx, p)
+		authURL, err := s.ConnectSocialAccount(ctx, ConnectParams{Type: n, TeamID: d.TeamID, RedirectURL: s.opts.BaseURL + "/"})
 		if err != nil {
 			return fmt.Errorf("connect %s: %w", n, err)
 		}
@@ -158,7 +156,7 @@ func (s *Service) demoPortal(ctx context.Context, d *DemoSeed) error {
 	if err != nil || len(links) > 0 {
 		return err
 	}
-	_, err = s.CreatePortalLink(ctx, PortalLinkParams{TeamID: d.TeamID, Types: []Network{Twitter, Mastodon, Threads, LinkedIn},
+	_, err = s.CreatePortalLink(ctx, PortalLinkParams{TeamID: d.TeamID, Types: DemoNetworks,
 		RedirectURL: s.opts.BaseURL + "/", UserName: "Northwind Coffee"})
 	return err
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func TestSeedLivingDemo(t *testing.T) {
 		FROM posts p JOIN publish_targets t ON t.post_id = p.id WHERE p.status = 'POSTED'`).Scan(&permalinks, &past))
 	require.Equal(t, 8, past)
 	require.Equal(t, 15, permalinks, "one per network of each published post (2+1+2+2+1+2+2+3)")
-	require.Equal(t, 15, len(srv.Sandbox.Held(app.Twitter, sandbox.KindPost))+len(srv.Sandbox.Held(app.Mastodon, sandbox.KindPost))+
+	require.Equal(t, 15, len(srv.Sandbox.Held(app.Twitter, sandbox.KindPost))+len(srv.Sandbox.Held(app.LinkedIn, sandbox.KindPost))+
 		len(srv.Sandbox.Held(app.Threads, sandbox.KindPost))+len(srv.Sandbox.Held(app.Bluesky, sandbox.KindPost)))
 	var failure string
 	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT coalesce(error, '') FROM publish_targets WHERE status = 'ERROR'`).Scan(&failure))
@@ -49,6 +50,20 @@ func TestSeedLivingDemo(t *testing.T) {
 	p, err := srv.Service.AuthenticateAPIKey(ctx, second.APIKey)
 	require.NoError(t, err)
 	require.Equal(t, first.OrganizationID, p.OrganizationID)
+
+	// A restart of `make run`: the sandbox forgets every token; seeding connects the accounts
+	// again (same ids), and the demo publishes for real on every network.
+	for _, n := range app.DemoNetworks {
+		require.NoError(t, srv.Sandbox.Reset(n))
+	}
+	_, err = srv.SeedDemo(ctx)
+	require.NoError(t, err)
+	require.Equal(t, withoutDeliveries(counts), withoutDeliveries(demoCounts(t, srv, first.OrganizationID)))
+	body := `{"teamId":"` + first.TeamID + `","title":"Restarted","status":"SCHEDULED","postDate":"` + soon(0) + `","socialAccountTypes":["TWITTER","LINKEDIN","THREADS","BLUESKY"],
+		"data":{"TWITTER":{"text":"after a restart"},"LINKEDIN":{"text":"after a restart"},"THREADS":{"text":"after a restart"},"BLUESKY":{"text":"after a restart"}}}`
+	st, post, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", second.APIKey, body)
+	require.Equal(t, http.StatusOK, st, string(b))
+	waitPost(t, srv, second.APIKey, post.ID, "POSTED")
 }
 
 func withoutDeliveries(m map[string]int) map[string]int {
