@@ -23,12 +23,11 @@ build:
 ## run: the database from DATABASE_URL, else 127.0.0.1:5432, else a private cluster (scripts/devdb.sh);
 ## migrations run at start; the networks are the built-in sandbox; CRIER_ENV is development (the dev
 ## mailbox), which the binary never assumes on its own.
-## The demo organization is seeded on the first start (marker .data/demo-seeded; `crier demo` again
-## prints a fresh key).
+## The living demo is seeded on the first start and refreshed on every start (the sandbox forgets its
+## tokens, so the accounts are connected again); each start prints the login and a fresh API key.
 run: build
 	@DATABASE_URL="$$(scripts/devdb.sh)"; export DATABASE_URL; export CRIER_ENV="$${CRIER_ENV:-development}"; \
-	if [ ! -f .data/demo-seeded ]; then ./bin/crier demo && mkdir -p .data && touch .data/demo-seeded; fi; \
-	SANDBOX=$${SANDBOX:-1} ALLOW_PRIVATE_URLS=$${ALLOW_PRIVATE_URLS:-1} exec ./bin/crier serve
+	SANDBOX=$${SANDBOX:-1} ALLOW_PRIVATE_URLS=$${ALLOW_PRIVATE_URLS:-1} exec ./bin/crier demo --serve
 
 ## test: the browser journeys run after the rest, alone: beside the server and web suites on a
 ## 2-CPU machine their 30 s waits were seen to time out.

@@ -30,7 +30,8 @@ Usage:
   crier migrate                            apply app and River migrations, then exit
   crier sandbox                            serve the simulated networks on SANDBOX_ADDR (a process of
                                            their own; point Crier at it with SANDBOX_URL)
-  crier demo                               seed a demo organization; print its login and a fresh API key
+  crier demo [--serve]                     seed the living demo organization (needs SANDBOX=1); print
+                                           its login and a fresh API key; --serve keeps serving (make run)
   crier platform-status                    list every network's status (as in GET /api/v1)
   crier platform-status set NETWORK STATUS [--note TEXT] [--for DURATION]
                                            announce an incident or maintenance window
@@ -84,7 +85,7 @@ func run(ctx context.Context, args []string) error {
 	case "platform-status":
 		return platformStatus(ctx, cfg, log, args[1:])
 	case "demo":
-		return demo(ctx, cfg, log)
+		return demo(ctx, cfg, log, args[1:])
 	case "rate-limits":
 		return rateLimits(ctx, cfg, log, args[1:])
 	}
@@ -157,19 +158,47 @@ func platformStatus(ctx context.Context, cfg config.Config, log *slog.Logger, ar
 	return tw.Flush()
 }
 
-func demo(ctx context.Context, cfg config.Config, log *slog.Logger) error {
-	srv, err := server.New(ctx, cfg, server.Options{Logger: log})
+// demo serves while it seeds: the connect flows and the publishing go through this process's
+// sandbox and workers. The sandbox forgets its tokens when the process ends, so `make run` seeds
+// (reconnecting the accounts) in the process that keeps serving.
+func demo(ctx context.Context, cfg config.Config, log *slog.Logger, args []string) error {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	keep := fs.Bool("serve", false, "keep serving after seeding")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: true, Logger: log})
 	if err != nil {
 		return err
 	}
 	defer srv.Close()
-	d, err := srv.Service.SeedDemo(ctx)
+	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
+		return fmt.Errorf("ADDR: listen on %s: %w", cfg.Addr, err)
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(runCtx, ln) }()
+
+	var d *app.DemoSeed
+	if srv.Sandbox != nil {
+		d, err = srv.SeedDemo(ctx)
+	} else {
+		log.Warn("demo: no in-process sandbox (SANDBOX=1 without SANDBOX_URL): the demo organization stays empty")
+		d, err = srv.Service.SeedDemo(ctx)
+	}
+	if err != nil {
+		cancel()
+		<-done
 		return err
 	}
-	fmt.Printf("Demo organization ready.\n  Dashboard: %s/  (sign in as %s / %s)\n  Team:      %s\n  API key:   %s\n  Try:       curl -H 'x-api-key: %s' %s/api/v1/team\n",
-		cfg.BaseURL, d.Email, d.Password, d.TeamID, d.APIKey, d.APIKey, cfg.BaseURL)
-	return nil
+	fmt.Printf("Demo organization ready.\n  Dashboard: %s/  (sign in as %s / %s)\n  Team:      %s\n  API key:   %s\n  Try:       curl -H 'x-api-key: %s' %s/api/v1/post?teamId=%s\n",
+		cfg.BaseURL, d.Email, d.Password, d.TeamID, d.APIKey, d.APIKey, cfg.BaseURL, d.TeamID)
+	if !*keep {
+		cancel()
+	}
+	return <-done
 }
 
 // parseInterspersed lets flags follow positional arguments.
