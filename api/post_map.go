@@ -42,7 +42,8 @@ func toPost(p app.Post) (Post, error) {
 		return out, err
 	}
 	// data: one JSON round trip of the payloads alone, each network's type into the contract's.
-	if b, err := json.Marshal(p.Data); err != nil {
+	// MarshalJSON directly: json.Marshal would copy and re-check its already compact output.
+	if b, err := p.Data.MarshalJSON(); err != nil {
 		return out, fmt.Errorf("api: post data: %w", err)
 	} else if err := json.Unmarshal(b, &out.Data); err != nil {
 		return out, fmt.Errorf("api: post data: %w", err)
