@@ -215,30 +215,3 @@ func viaJSON[T any](v any, what string) (T, error) {
 	}
 	return out, nil
 }
-
-// toPost renders a post: its JSON record (the same the post.published event carries) plus the
-// uploads and social accounts links.
-func toPost(p app.Post) (Post, error) {
-	out, err := viaJSON[Post](p, "post")
-	if err != nil {
-		return out, err
-	}
-	if p.Uploads != nil {
-		ups := make([]PostUploadLink, 0, len(p.Uploads))
-		for _, u := range p.Uploads {
-			created, updated := u.CreatedAt, u.UpdatedAt
-			ups = append(ups, PostUploadLink{PostId: u.PostID, UploadId: u.UploadID, CreatedAt: &created, UpdatedAt: &updated, DeletedAt: u.DeletedAt, Upload: toUpload(u.Upload)})
-		}
-		out.Uploads = &ups
-	}
-	if p.SocialAccounts != nil {
-		accs := make([]PostSocialAccountLink, 0, len(p.SocialAccounts))
-		for _, a := range p.SocialAccounts {
-			created, updated := a.CreatedAt, a.UpdatedAt
-			accs = append(accs, PostSocialAccountLink{PostId: a.PostID, SocialAccountId: a.SocialAccountID, CreatedAt: &created, UpdatedAt: &updated,
-				SocialAccount: toSocialAccount(a.SocialAccount)})
-		}
-		out.SocialAccounts = &accs
-	}
-	return out, nil
-}

@@ -59,6 +59,7 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 			return s.referenceKeyConflict(err, "app: create post")
 		}
 		postID = row.ID
+		in.created = true // syncTargets need not read the targets of a post just inserted
 		if err := s.syncTargets(ctx, tx, row, in, accounts); err != nil {
 			return err
 		}

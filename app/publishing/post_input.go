@@ -85,7 +85,9 @@ func issuesError(issues []app.Issue) error {
 type postInput struct {
 	// keepDate: an update that changes neither the date nor the status keeps a scheduled post's
 	// date even once it has passed (the post is due and publishes now).
-	keepDate     bool
+	keepDate bool
+	// created: the post was inserted in this transaction, so it has no targets to read yet.
+	created      bool
 	title        string
 	referenceKey *string
 	postDate     time.Time

@@ -21,9 +21,12 @@ import (
 // postDate.
 func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[app.Network]*app.SocialAccount) error {
 	q := s.q.WithTx(tx)
-	existing, err := q.ListPostTargets(ctx, []string{post.ID})
-	if err != nil {
-		return fmt.Errorf("app: post targets: %w", err)
+	var existing []store.PublishTarget
+	var err error
+	if !in.created {
+		if existing, err = q.ListPostTargets(ctx, []string{post.ID}); err != nil {
+			return fmt.Errorf("app: post targets: %w", err)
+		}
 	}
 	type key struct {
 		kind string
