@@ -49,9 +49,19 @@ FROM teams t, generate_series(1, 300) g WHERE t.id = $1`, teamID, month)
 	require.NoError(t, expect.Locator(entry).ToHaveAccessibleName(regexp.MustCompile(`Bluesky, LinkedIn, X\.`)))
 	shot(t, b, "calendar-busy-month", true)
 
+	// Navigation swaps the grid in place (its links inherit the section's hx-target): a mark
+	// set on the window survives it, as it would not survive a page load.
+	_, err = p.Evaluate(`window.crierKept = true`)
+	require.NoError(t, err)
 	require.NoError(t, day.Locator(".calendar__more").Click())
 	require.NoError(t, p.WaitForURL(b.srv.URL+"/calendar?date="+month.AddDate(0, 0, 9).Format("2006-01-02")+"&view=week"))
 	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--week")).ToBeVisible())
 	require.NoError(t, expect.Locator(p.GetByTestId("calendar-week-body").GetByTestId("calendar-entry").First()).ToBeVisible())
 	shot(t, b, "calendar-busy-week", true)
+	require.NoError(t, p.GetByTestId("calendar-month").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/calendar?date="+month.AddDate(0, 0, 9).Format("2006-01-02")+"&view=month"))
+	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--month")).ToBeVisible())
+	kept, err := p.Evaluate(`window.crierKept === true`)
+	require.NoError(t, err)
+	require.Equal(t, true, kept, "the grid was swapped, not the page loaded")
 }
