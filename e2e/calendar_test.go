@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"regexp"
 	"testing"
 	"time"
 
@@ -37,17 +38,30 @@ FROM teams t, generate_series(1, 300) g WHERE t.id = $1`, teamID, month)
 	day := p.GetByTestId("day-" + month.AddDate(0, 0, 9).Format("2006-01-02"))
 	require.NoError(t, expect.Locator(day.GetByTestId("calendar-entry")).ToHaveCount(3))
 	require.NoError(t, expect.Locator(day.Locator(".calendar__more")).ToHaveText("7 more"))
-	// The marks are drawn: each reference to the sprite has the size of a badge.
-	mark := day.GetByTestId("calendar-entry").First().Locator("svg").First()
-	box, err := mark.BoundingBox()
+	// The marks are drawn: one reference to the sprite's combination of the three networks, three
+	// badges of 16 px, 2 apart; named (and titled) with the status in words.
+	entry := day.GetByTestId("calendar-entry").First()
+	box, err := entry.GetByRole("img").BoundingBox()
 	require.NoError(t, err)
-	require.InDelta(t, 16, box.Width, 0.5)
-	require.NoError(t, expect.Locator(day.GetByTestId("calendar-entry").First()).ToContainText("Bluesky, LinkedIn, X."))
+	require.InDelta(t, 52, box.Width, 0.5)
+	require.InDelta(t, 16, box.Height, 0.5)
+	require.NoError(t, expect.Locator(entry.GetByRole("img")).ToHaveAccessibleName(regexp.MustCompile(`^Bluesky, LinkedIn, X\. \w`)))
+	require.NoError(t, expect.Locator(entry).ToHaveAccessibleName(regexp.MustCompile(`Bluesky, LinkedIn, X\.`)))
 	shot(t, b, "calendar-busy-month", true)
 
+	// Navigation swaps the grid in place (its links inherit the section's hx-target): a mark
+	// set on the window survives it, as it would not survive a page load.
+	_, err = p.Evaluate(`window.crierKept = true`)
+	require.NoError(t, err)
 	require.NoError(t, day.Locator(".calendar__more").Click())
 	require.NoError(t, p.WaitForURL(b.srv.URL+"/calendar?date="+month.AddDate(0, 0, 9).Format("2006-01-02")+"&view=week"))
 	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--week")).ToBeVisible())
 	require.NoError(t, expect.Locator(p.GetByTestId("calendar-week-body").GetByTestId("calendar-entry").First()).ToBeVisible())
 	shot(t, b, "calendar-busy-week", true)
+	require.NoError(t, p.GetByTestId("calendar-month").Click())
+	require.NoError(t, p.WaitForURL(b.srv.URL+"/calendar?date="+month.AddDate(0, 0, 9).Format("2006-01-02")+"&view=month"))
+	require.NoError(t, expect.Locator(p.Locator(".calendar__grid--month")).ToBeVisible())
+	kept, err := p.Evaluate(`window.crierKept === true`)
+	require.NoError(t, err)
+	require.Equal(t, true, kept, "the grid was swapped, not the page loaded")
 }

@@ -208,9 +208,15 @@ func TestCalendarMonthShowsThreeADayAndCountsTheRest(t *testing.T) {
 	next := doc.Find(`[data-testid="day-` + strconv.Itoa(year) + `-06-11"]`)
 	require.Equal(t, 1, next.Find(`[data-testid="calendar-entry"]`).Length())
 	require.Zero(t, next.Find(".calendar__more").Length())
-	// Every network mark references the grid's sprite, which defines it once.
+	// The grid's sprite defines each mark once, and each combination of networks once from those
+	// marks; an entry references its combination whole: an image named (and titled) in words.
 	require.Equal(t, 1, doc.Find(`symbol#net-TWITTER`).Length())
-	require.Equal(t, 4, doc.Find(`[data-testid="calendar-entry"] use[href="#net-TWITTER"]`).Length())
+	set := doc.Find(`symbol[id^="ns-"]`)
+	require.Equal(t, 1, set.Length(), "one combination: X alone")
+	require.Equal(t, 1, set.Find(`use[href="#net-TWITTER"]`).Length())
+	require.Equal(t, 4, doc.Find(`[data-testid="calendar-entry"] svg[role="img"] use[href="#`+set.AttrOr("id", "")+`"]`).Length())
+	require.Equal(t, "X. Scheduled", entries.Eq(0).Find(`svg[role="img"] > title`).Text())
+	require.Zero(t, entries.Find(`[aria-hidden]`).Length(), "nothing an entry says is hidden")
 }
 
 // A zone PostgreSQL does not know (Go's tzdata is newer, or a fixed offset): the service groups

@@ -10,6 +10,8 @@ import templruntime "github.com/a-h/templ/runtime"
 
 // Icon draws one icon of Crier's own set: 24×24, stroked with the current text color, hidden from
 // assistive technology (the link or button around it carries the name). Unknown names draw nothing.
+// Its size and stroke are the .icon rule of app.css, not attributes: a page holds dozens of icons,
+// and inline SVG in HTML needs no xmlns.
 func Icon(name string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -31,7 +33,7 @@ func Icon(name string) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<svg class=\"icon\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.75\" stroke-linecap=\"round\" stroke-linejoin=\"round\" aria-hidden=\"true\" focusable=\"false\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<svg class=\"icon\" viewBox=\"0 0 24 24\" aria-hidden=\"true\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -243,7 +245,7 @@ func LogoMark() templ.Component {
 			templ_7745c5c3_Var2 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<svg class=\"brand__mark\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 32 32\" width=\"28\" height=\"28\" aria-hidden=\"true\" focusable=\"false\"><rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#4f46e5\"></rect> <path d=\"M6.5 13.4c0-.8.6-1.4 1.4-1.4h2.6l7.1-4.3c.9-.5 2 .1 2 1.2v14.2c0 1-1.1 1.7-2 1.2L10.5 20H7.9c-.8 0-1.4-.6-1.4-1.4z\" fill=\"#fff\"></path> <path d=\"M11.2 20.6l1.3 4.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.4\" stroke-linecap=\"round\"></path> <path d=\"M22.6 12.6a4.8 4.8 0 0 1 0 6.8\" fill=\"none\" stroke=\"#c7d2fe\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path> <path d=\"M25.4 9.8a8.8 8.8 0 0 1 0 12.4\" fill=\"none\" stroke=\"#a5b4fc\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path></svg>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "<svg class=\"brand__mark\" viewBox=\"0 0 32 32\" width=\"28\" height=\"28\" aria-hidden=\"true\"><rect width=\"32\" height=\"32\" rx=\"8\" fill=\"#4f46e5\"></rect> <path d=\"M6.5 13.4c0-.8.6-1.4 1.4-1.4h2.6l7.1-4.3c.9-.5 2 .1 2 1.2v14.2c0 1-1.1 1.7-2 1.2L10.5 20H7.9c-.8 0-1.4-.6-1.4-1.4z\" fill=\"#fff\"></path> <path d=\"M11.2 20.6l1.3 4.4\" fill=\"none\" stroke=\"#fff\" stroke-width=\"2.4\" stroke-linecap=\"round\"></path> <path d=\"M22.6 12.6a4.8 4.8 0 0 1 0 6.8\" fill=\"none\" stroke=\"#c7d2fe\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path> <path d=\"M25.4 9.8a8.8 8.8 0 0 1 0 12.4\" fill=\"none\" stroke=\"#a5b4fc\" stroke-width=\"2.2\" stroke-linecap=\"round\"></path></svg>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -6,6 +6,7 @@
 package calendar
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/crier/crier/views/pages/posts"
@@ -105,10 +106,81 @@ func netNames(nets []posts.Net) string {
 	return strings.Join(names, ", ")
 }
 
-// spoken is what an entry says beyond its time and title: its networks and status.
+// spoken is what an entry says beyond its time and title: its networks and status (the marks'
+// name and tooltip; alone when it has no networks).
 func spoken(e Entry) string {
 	if len(e.Networks) == 0 {
 		return posts.StatusLabel(e.Status)
 	}
 	return netNames(e.Networks) + ". " + posts.StatusLabel(e.Status)
+}
+
+// netSets are the combinations of networks the grid's entries show, each drawn once as a symbol
+// (netSprite) that an entry references whole: a month's hundred entries repeat a few
+// combinations, and one reference weighs a third of a reference per network.
+type netSets struct {
+	list []netSet
+	ids  map[string]string // codes joined by "," → symbol id
+}
+
+// netSet is one combination: its symbol's id, its networks in the entries' order, its width.
+type netSet struct {
+	ID    string
+	Codes []string
+	Width string
+}
+
+// The marks of an entry: 16 px each, 2 px apart (as the posts' marks in the CSS).
+const (
+	netMark = 16
+	netGap  = 2
+)
+
+// setsOf collects the combinations of d's entries (month cells, then week slots), in order of
+// first appearance, so that the ids are stable for a given grid.
+func setsOf(d Data) netSets {
+	s := netSets{ids: map[string]string{}}
+	add := func(es []Entry) {
+		for _, e := range es {
+			key := netKey(e.Networks)
+			if len(e.Networks) == 0 || s.ids[key] != "" {
+				continue
+			}
+			set := netSet{ID: "ns-" + strconv.Itoa(len(s.list)), Width: strconv.Itoa(len(e.Networks)*(netMark+netGap) - netGap)}
+			for _, n := range e.Networks {
+				set.Codes = append(set.Codes, n.Code)
+			}
+			s.ids[key] = set.ID
+			s.list = append(s.list, set)
+		}
+	}
+	for _, week := range d.Weeks {
+		for _, day := range week {
+			add(day.Entries)
+		}
+	}
+	for _, row := range d.Hours {
+		for _, c := range row.Cells {
+			for _, slot := range c.Slots {
+				add(slot.Entries)
+			}
+		}
+	}
+	return s
+}
+
+// ref is the symbol id of nets' combination and the width it draws at.
+func (s netSets) ref(nets []posts.Net) (id, width string) {
+	return "#" + s.ids[netKey(nets)], strconv.Itoa(len(nets)*(netMark+netGap) - netGap)
+}
+
+// x is where the i-th mark of a combination starts.
+func markX(i int) string { return strconv.Itoa(i * (netMark + netGap)) }
+
+func netKey(nets []posts.Net) string {
+	codes := make([]string, len(nets))
+	for i, n := range nets {
+		codes[i] = n.Code
+	}
+	return strings.Join(codes, ",")
 }
