@@ -65,3 +65,48 @@ FROM teams t, generate_series(1, 300) g WHERE t.id = $1`, teamID, month)
 	require.NoError(t, err)
 	require.Equal(t, true, kept, "the grid was swapped, not the page loaded")
 }
+
+// On a phone (390 px) the month is an agenda: one column of days, each under its weekday and date,
+// today first (the month's earlier days are left out), the future below.
+// Screenshot: e2e/screenshots/calendar-mobile-agenda.png.
+func TestCalendarMobileAgendaJourney(t *testing.T) {
+	t.Parallel()
+	b := setup(t)
+	p := b.page
+	expect := playwright.NewPlaywrightAssertions()
+
+	signUpInBrowser(t, b, "Ada", testEmail("ada"), "Lovelace Books")
+	status, team := postsAPI(t, b, "POST", "/api/v1/team", map[string]any{"name": "Lovelace Books"})
+	require.Contains(t, []int{200, 201}, status, team)
+	require.NoError(t, p.SetViewportSize(390, 844))
+	today := time.Now().UTC()
+	_, err := b.srv.Pool.Exec(context.Background(), `
+INSERT INTO posts (organization_id, team_id, title, post_date, status, social_account_types, data)
+SELECT t.organization_id, t.id, 'Story time ' || g, $2::timestamptz + (g || ' days')::interval, 'SCHEDULED', ARRAY['BLUESKY'], '{}'
+FROM teams t, generate_series(0, 3) g WHERE t.id = $1`, team["id"], time.Date(today.Year(), today.Month(), today.Day(), 23, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+
+	_, err = p.Goto("/calendar")
+	require.NoError(t, err)
+	days := p.Locator(".calendar__grid--month .calendar__day:visible")
+	first := days.First()
+	require.NoError(t, expect.Locator(first).ToHaveAttribute("data-day", today.Format("2006-01-02")))
+	label, err := first.Evaluate(`el => getComputedStyle(el, "::before").content`, nil)
+	require.NoError(t, err)
+	require.Contains(t, label, "Today · "+today.Format("Monday"))
+	// One column: the next day sits below today, not beside it.
+	box1, err := first.BoundingBox()
+	require.NoError(t, err)
+	if n, _ := days.Count(); n > 1 {
+		box2, err := days.Nth(1).BoundingBox()
+		require.NoError(t, err)
+		require.Greater(t, box2.Y, box1.Y)
+		require.InDelta(t, box1.X, box2.X, 1)
+	}
+	require.NoError(t, expect.Locator(first.GetByTestId("calendar-entry")).ToHaveCount(1))
+	// The month's earlier days are not shown.
+	if today.Day() > 1 {
+		require.NoError(t, expect.Locator(p.GetByTestId("day-"+today.AddDate(0, 0, -1).Format("2006-01-02"))).ToBeHidden())
+	}
+	shot(t, b, "calendar-mobile-agenda", false)
+}
