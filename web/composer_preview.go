@@ -24,7 +24,10 @@ func (h *Handler) composerPreview(c echo.Context) error {
 	if err != nil || team == nil {
 		return pageError(err)
 	}
-	d := composerview.Data{Preview: pathComposerPreview}
+	if err := h.liveCheck(c, &in, team.ID); err != nil {
+		return err
+	}
+	d := composerview.Data{Preview: pathComposerPreview, Errors: in.Errors, Checks: netChecks(in)}
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return render(c, http.StatusOK, composerview.PreviewCards(d, true), nil)
 }

@@ -7,6 +7,9 @@
 package composer
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/a-h/templ"
 
 	mediaview "github.com/crier/crier/views/pages/media"
@@ -20,7 +23,20 @@ const (
 	MediaID    = "composer-media"
 	UploadID   = "composer-upload"
 	SlidesID   = "composer-slides"
+	LiveID     = "composer-live"
 )
+
+// errorNames are the form fields in error, space-separated (sorted, for stable output).
+func errorNames(d Data) string {
+	names := make([]string, 0, len(d.Errors))
+	for k, v := range d.Errors {
+		if v != "" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
+}
 
 // Data is the composer page.
 type Data struct {
@@ -55,6 +71,10 @@ type Data struct {
 
 	Errors  map[string]string // by field name
 	Message string            // a refusal not tied to a field (quota, role)
+	// Attention: Message only says fields are marked (it goes once they are fixed).
+	Attention bool
+	Checked   string     // the action of the refused save, whose checks the live checks repeat
+	Checks    []NetCheck // the networks' media rules the form breaks, beside the networks
 	Note    string            // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
@@ -151,6 +171,19 @@ type Slide struct {
 	Tags      string
 	TagsError string
 	Error     string // an issue on the slide's medium
+}
+
+// NetCheck is what a chosen network says about the post's media, in plain words.
+type NetCheck struct {
+	Network, Name string
+	Items         []CheckItem
+}
+
+// CheckItem is one rule a network's media break, and the fix it offers (set the form field
+// FixName to FixValue) when one is cheap.
+type CheckItem struct {
+	Text                        string
+	FixName, FixValue, FixLabel string
 }
 
 // Counter is a network's character count of its text.
