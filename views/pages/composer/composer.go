@@ -75,7 +75,7 @@ type Data struct {
 	Attention bool
 	Checked   string     // the action of the refused save, whose checks the live checks repeat
 	Checks    []NetCheck // the networks' media rules the form breaks, beside the networks
-	Note    string            // the reviewer's note of a post sent back to draft
+	Note      string     // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
 	Cards         []Card
