@@ -10,7 +10,8 @@ import (
 
 // The composer checks as the user goes, in Chromium: a refused schedule's messages clear as they are
 // fixed (a network ticked, a day chosen), and each network's media rules show beside the networks as
-// they are picked, in plain words, with TikTok's fix (a photo post) one click away.
+// they are picked, in plain words, with TikTok's fix (a photo post) one click away; each preview has
+// its network's own action row.
 // Screenshots: e2e/screenshots/composer-checks-*.png.
 func TestComposerLiveChecksJourney(t *testing.T) {
 	t.Parallel()
@@ -62,4 +63,11 @@ func TestComposerLiveChecksJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("check-TIKTOK")).Not().ToContainText("takes a video"))
 	require.NoError(t, expect.Locator(p.GetByTestId("check-TWITTER")).ToHaveCount(0))
 	shot(t, b, "composer-checks-fixed")
+
+	// Each preview has its network's own action row.
+	require.NoError(t, expect.Locator(p.GetByTestId("preview-actions-TWITTER").Locator("[data-action]")).ToHaveCount(5))
+	require.NoError(t, expect.Locator(p.GetByTestId("preview-actions-INSTAGRAM").Locator("[data-action=Save]")).ToHaveCount(1))
+	require.NoError(t, expect.Locator(p.GetByTestId("preview-actions-TIKTOK").Locator("[data-action=Comment]")).ToHaveCount(1))
+	require.NoError(t, p.GetByTestId("preview-TWITTER").ScrollIntoViewIfNeeded())
+	shot(t, b, "composer-checks-previews")
 }

@@ -89,3 +89,32 @@ func TestComposerMediaRulesLive(t *testing.T) {
 	require.Equal(t, "Instagram needs a JPEG image — this one is a PNG", doc.Find(`[data-testid="check-INSTAGRAM"] [data-testid="check-text"]`).Text())
 	require.Contains(t, doc.Find(`[data-testid="composer-message"]`).Text(), "need your attention")
 }
+
+// Each network's preview has its own action row, in its words and order (its spec's), not one
+// shared Like/Reply/Repost row; every network has one.
+func TestComposerPreviewActionsPerNetwork(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.postsTeam(t) // X, LinkedIn, Bluesky
+	b.connect(t, team.ID, app.Instagram, "ada.gram")
+	b.connect(t, team.ID, app.YouTube, "ada.tube")
+	rec := b.post(t, "/composer/preview", url.Values{"teamId": {team.ID}, "text": {"Hello"},
+		"networks": {"TWITTER", "LINKEDIN", "INSTAGRAM", "YOUTUBE", "BLUESKY"}}, "HX-Request", "true")
+	require.Equal(t, http.StatusOK, rec.Code)
+	doc := parse(t, rec)
+	row := func(n string) []string {
+		return doc.Find(`[data-testid="preview-actions-` + n + `"] [data-action]`).Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-action", "") })
+	}
+	require.Equal(t, []string{"Reply", "Repost", "Like", "Views", "Bookmark"}, row("TWITTER"))
+	require.Equal(t, []string{"Like", "Comment", "Repost", "Send"}, row("LINKEDIN"))
+	require.Equal(t, []string{"Like", "Comment", "Share", "Save"}, row("INSTAGRAM"))
+	require.Equal(t, []string{"Like", "Share", "Save", "Subscribe"}, row("YOUTUBE"))
+	require.Equal(t, []string{"Reply", "Repost", "Like"}, row("BLUESKY"))
+	// Icons only where the network shows icons (the words stay for screen readers); every action drawn.
+	require.True(t, doc.Find(`[data-testid="preview-actions-INSTAGRAM"]`).HasClass("preview__actions--icons"))
+	require.False(t, doc.Find(`[data-testid="preview-actions-LINKEDIN"]`).HasClass("preview__actions--icons"))
+	require.Equal(t, doc.Find(`.preview__action`).Length(), doc.Find(`.preview__action svg path, .preview__action svg circle`).Parent().Length())
+	for _, n := range app.Networks {
+		require.NotEmpty(t, app.SpecOf(n).Compose.Actions, n)
+	}
+}

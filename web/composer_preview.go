@@ -68,6 +68,7 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
 			Initials: components.Initials(display), When: when, Counter: ct}
 		card.Avatar = h.safeAvatar(a.AvatarURL)
+		card.Actions, card.IconsOnly = previewActions(n)
 		body := cardParts(&card, n, a, payloads[n], text)
 		for _, post := range threadCards(n, payloads[n]) {
 			tc := composerview.ThreadCard{Text: post.text}
@@ -180,6 +181,19 @@ func channelName(a *app.SocialAccount, id string) string {
 		}
 	}
 	return id
+}
+
+// previewActions are the network's action row under a preview (its spec's Compose.Actions).
+func previewActions(n app.Network) ([]composerview.Action, bool) {
+	s := app.SpecOf(n)
+	if s == nil {
+		return nil, false
+	}
+	out := make([]composerview.Action, len(s.Compose.Actions))
+	for i, a := range s.Compose.Actions {
+		out[i] = composerview.Action{Label: a.Label, Icon: a.Icon, End: a.End}
+	}
+	return out, s.Compose.IconsOnly
 }
 
 // previewLayout is the network's preview layout (its spec's Compose.Preview; "feed" by default).

@@ -198,23 +198,32 @@ type Counter struct {
 
 // Card is a network's preview.
 type Card struct {
-	Network  string
-	Name     string
-	Layout   string // feed | visual | reddit | video | chat
-	Display  string
-	Handle   string
-	Avatar   string
-	Initials string
-	When     string
-	Title    string // Reddit's or YouTube's title, Pinterest's pin title
-	Text     string // what fits
-	Overflow string // what goes past the network's limit
-	Where    string // r/subreddit, #channel, board
-	Media    []Thumb
-	Counter  Counter
-	Thread   []ThreadCard // further posts of an X thread
-	Empty    bool         // nothing to show yet
-	Note     string
+	Network   string
+	Name      string
+	Layout    string // feed | visual | reddit | video | chat
+	Display   string
+	Handle    string
+	Avatar    string
+	Initials  string
+	When      string
+	Title     string // Reddit's or YouTube's title, Pinterest's pin title
+	Text      string // what fits
+	Overflow  string // what goes past the network's limit
+	Where     string // r/subreddit, #channel, board
+	Media     []Thumb
+	Counter   Counter
+	Thread    []ThreadCard // further posts of an X thread
+	Empty     bool         // nothing to show yet
+	Note      string
+	Actions   []Action // the network's action row under the post
+	IconsOnly bool     // the row shows icons without words
+}
+
+// Action is one action under a post in a preview ("Repost", drawn by icon "repost"); End pushes it
+// to the row's far end.
+type Action struct {
+	Label, Icon string
+	End         bool
 }
 
 // ThreadCard is a further post of an X thread in its preview.
