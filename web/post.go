@@ -218,6 +218,23 @@ func postText(p app.Post) string {
 	return ""
 }
 
+// partlyPublished reports whether a failed post published on some networks (it has a posted date
+// once one of them posted, or a POSTED target): the dashboard says "Partly published".
+func partlyPublished(status app.PostStatus, posted *time.Time, targets []app.PostTarget) bool {
+	if status != app.PostError {
+		return false
+	}
+	if posted != nil {
+		return true
+	}
+	for _, t := range targets {
+		if t.Kind == app.TargetPost && t.Status == app.PostPosted {
+			return true
+		}
+	}
+	return false
+}
+
 // postTargets are a post's networks with their own status (the POST targets; a post without
 // targets shows its networks with its own status).
 func postTargets(p app.Post) []posts.TargetChip {
@@ -238,7 +255,7 @@ func postTargets(p app.Post) []posts.TargetChip {
 func (h *Handler) postRow(c echo.Context, p app.Post) posts.Row {
 	label, when := postWhen(c, p)
 	text := postText(p)
-	r := posts.Row{ID: p.ID, Title: p.Title, Excerpt: excerpt(text, 140), Status: string(p.Status), When: when, WhenLabel: label,
+	r := posts.Row{ID: p.ID, Title: p.Title, Excerpt: excerpt(text, 140), Status: string(p.Status), Partly: partlyPublished(p.Status, p.PostedDate, p.Targets), When: when, WhenLabel: label,
 		Networks: postTargets(p), Media: len(p.Uploads), Href: string(idURL(pathPosts, p.ID, "")),
 		Approve: string(idURL(pathPosts, p.ID, suffixApprove)), Reject: string(idURL(pathPosts, p.ID, suffixReject))}
 	if p.Status.Editable() {
@@ -311,7 +328,7 @@ func (h *Handler) postDetail(c echo.Context, p *app.Post) posts.Detail {
 	ctx := c.Request().Context()
 	loc := viewerLocation(c)
 	label, when := postWhen(c, *p)
-	d := posts.Detail{ID: p.ID, Title: p.Title, Status: string(p.Status), When: when, WhenLabel: label, Zone: zoneName(loc),
+	d := posts.Detail{ID: p.ID, Title: p.Title, Status: string(p.Status), Partly: partlyPublished(p.Status, p.PostedDate, p.Targets), Chips: postTargets(*p), When: when, WhenLabel: label, Zone: zoneName(loc),
 		Created: viewerMoment(c, p.CreatedAt), Updated: viewerMoment(c, p.UpdatedAt), Text: postText(*p),
 		Live: postLive(p, time.Now()), Self: string(idURL(pathPosts, p.ID, "")), Back: pathPosts,
 		Verbose: p.ErrorsVerbose != nil, Settings: pathSettings, CanReview: app.Can(callerRole(c), app.ActReviewPosts)}
