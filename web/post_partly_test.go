@@ -46,8 +46,8 @@ func TestPartlyPublishedPost(t *testing.T) {
 
 	doc = parse(t, b.get(t, "/posts/"+p.ID))
 	require.Equal(t, "Partly published", strings.TrimSpace(doc.Find(`[data-testid="post-summary"] [data-testid="post-status"]`).First().Text()))
-	require.Equal(t, "X: Posted", strings.TrimSpace(doc.Find(`[data-testid="net-state-TWITTER"] .target-chip__label`).Text()))
-	require.Equal(t, "LinkedIn: Failed", strings.TrimSpace(doc.Find(`[data-testid="net-state-LINKEDIN"] .target-chip__label`).Text()))
+	require.Equal(t, "X: Posted", strings.TrimSpace(doc.Find(`[data-testid="net-state-TWITTER"] .net-state__label`).Text()))
+	require.Equal(t, "LinkedIn: Failed", strings.TrimSpace(doc.Find(`[data-testid="net-state-LINKEDIN"] .net-state__label`).Text()))
 
 	doc = parse(t, b.get(t, "/calendar?view=week&date="+time.Now().UTC().Format("2006-01-02")))
 	var statuses []string
