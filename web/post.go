@@ -218,23 +218,6 @@ func postText(p app.Post) string {
 	return ""
 }
 
-// partlyPublished reports whether a failed post published on some networks (it has a posted date
-// once one of them posted, or a POSTED target): the dashboard says "Partly published".
-func partlyPublished(status app.PostStatus, posted *time.Time, targets []app.PostTarget) bool {
-	if status != app.PostError {
-		return false
-	}
-	if posted != nil {
-		return true
-	}
-	for _, t := range targets {
-		if t.Kind == app.TargetPost && t.Status == app.PostPosted {
-			return true
-		}
-	}
-	return false
-}
-
 // postTargets are a post's networks with their own status (the POST targets; a post without
 // targets shows its networks with its own status).
 func postTargets(p app.Post) []posts.TargetChip {
