@@ -104,7 +104,11 @@ func (h *Handler) liveCheck(c echo.Context, in *composerInput, teamID string) er
 		p.PostDate = nil
 	}
 	issues, err := h.pub.CheckPost(c.Request().Context(), p)
-	if err != nil {
+	switch app.ErrorCode(err) {
+	case "":
+	case app.EForbidden, app.ENotFound:
+		return nil // the save would say so; the previews still show
+	default:
 		return err
 	}
 	for _, is := range issues {
