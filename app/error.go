@@ -37,6 +37,19 @@ type Issue struct {
 	Inclusive  bool    `json:"-"` // too_small, too_big: the bound itself is allowed
 	Exact      bool    `json:"-"` // too_small, too_big: the length must be exactly the bound
 	Validation string  `json:"-"` // invalid_string: the check that failed ("email", "url")
+
+	// A network's media rule (post_check.go), so the composer words it in plain language.
+	Rule  string    `json:"-"` // RuleKind, RuleFormat, … ("" for other issues)
+	Media string    `json:"-"` // the kind of upload concerned ("image", "video", "GIF", "document")
+	Want  string    `json:"-"` // what the network takes, in words ("JPEG", "8 MB", "4:5 to 1.91:1")
+	Got   string    `json:"-"` // what this upload or post has ("PNG", "12 MB", "3")
+	Fix   *IssueFix `json:"-"` // a change of the network's own fields that resolves it, when one is cheap
+}
+
+// IssueFix is a one-click change a network offers for an issue: set its payload field Key to Value
+// ("on" for a flag), said as Label ("Post as photos").
+type IssueFix struct {
+	Key, Value, Label string
 }
 
 // StringMin is zod's too_small issue of a string shorter than n characters.

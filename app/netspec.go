@@ -63,6 +63,18 @@ type Compose struct {
 	Preview string
 	// Card is what the preview card shows besides the text.
 	Card PreviewCard
+	// Actions are the preview's action row, in the network's order and words; IconsOnly: the
+	// network shows them as icons without words (the words stay for screen readers).
+	Actions   []PreviewAction
+	IconsOnly bool
+}
+
+// PreviewAction is one action under a post in the network's preview: its word, and the icon of the
+// composer's own generic set that draws it (reply, comment, repost, like, thumb, views, share,
+// send, save, vote, react, star); End pushes it to the row's far end (Instagram's save).
+type PreviewAction struct {
+	Label, Icon string
+	End         bool
 }
 
 // PreviewCard names the payload fields (keys of Compose.Fields) a preview card shows besides the

@@ -45,6 +45,38 @@ func (c *PostCheck) Add(code, msg string, path ...any) {
 	c.issues = append(c.issues, Issue{Code: code, Message: msg, Path: path})
 }
 
+// Rules of the media helpers, on their issues (Issue.Rule) for pages that word them.
+const (
+	RuleKind        = "media.kind"         // Want: the kinds the network takes ("image, GIF"); Media: the upload's
+	RuleFormat      = "media.format"       // Want: the formats; Got: the upload's
+	RuleSizeMax     = "media.size.max"     // Want, Got: sizes in words
+	RuleSizeMin     = "media.size.min"     //
+	RuleDurationMax = "media.duration.max" // Want, Got: durations in words
+	RuleDurationMin = "media.duration.min" //
+	RuleAspect      = "media.aspect"       // Want: the ratios; Got: width×height
+	RuleSidesMax    = "media.sides.max"    // Want: pixels a side; Got: width×height
+	RuleSidesMin    = "media.sides.min"    //
+	RuleCountMax    = "media.count.max"    // Want: the count in words; Got: how many
+	RuleCountMin    = "media.count.min"    //
+	RuleAlone       = "media.alone"        // Want: the message's words
+)
+
+// addRule adds an issue of a media rule with its data.
+func (c *PostCheck) addRule(code, msg, rule, kind, want, got string, path []any) {
+	c.issues = append(c.issues, Issue{Code: code, Message: msg, Path: path, Rule: rule, Media: kind, Want: want, Got: got})
+}
+
+// Offer attaches a fix to the issues added since mark (len of the issues before the check):
+// setting the network's field key to value (label says it to the user).
+func (c *PostCheck) Offer(mark int, key, value, label string) {
+	for i := mark; i < len(c.issues); i++ {
+		c.issues[i].Fix = &IssueFix{Key: key, Value: value, Label: label}
+	}
+}
+
+// Mark is the number of issues so far (for Offer).
+func (c *PostCheck) Mark() int { return len(c.issues) }
+
 // JoinPath is base followed by more, in a new slice.
 func JoinPath(base []any, more ...any) []any {
 	out := make([]any, 0, len(base)+len(more))
@@ -224,6 +256,10 @@ func noun(k string) string {
 // OnlyKinds refuses uploads whose kind is not allowed; what says what the network takes.
 func (c *PostCheck) OnlyKinds(n Network, m MediaSet, what string, allowed ...string) bool {
 	ok := true
+	takes := make([]string, len(allowed))
+	for i, a := range allowed {
+		takes[i] = noun(a)
+	}
 	for _, r := range m.Refs {
 		k := r.Kind()
 		good := false
@@ -234,7 +270,7 @@ func (c *PostCheck) OnlyKinds(n Network, m MediaSet, what string, allowed ...str
 		}
 		if !good {
 			ok = false
-			c.Add(IssueCustom, fmt.Sprintf("%s takes %s; this upload is a %s", n.DisplayName(), what, noun(k)), r.Path...)
+			c.addRule(IssueCustom, fmt.Sprintf("%s takes %s; this upload is a %s", n.DisplayName(), what, noun(k)), RuleKind, noun(k), strings.Join(takes, ", "), "", r.Path)
 		}
 	}
 	return ok
@@ -255,7 +291,8 @@ func (c *PostCheck) Formats(n Network, m MediaSet, k string, mimes ...string) {
 			}
 		}
 		if !good {
-			c.Add(IssueCustom, fmt.Sprintf("%s accepts %s %ss only (this one is %s)", n.DisplayName(), strings.Join(names, " or "), noun(k), r.format()), r.Path...)
+			c.addRule(IssueCustom, fmt.Sprintf("%s accepts %s %ss only (this one is %s)", n.DisplayName(), strings.Join(names, " or "), noun(k), r.format()),
+				RuleFormat, noun(k), strings.Join(names, " or "), r.format(), r.Path)
 		}
 	}
 }
@@ -264,7 +301,8 @@ func (c *PostCheck) Formats(n Network, m MediaSet, k string, mimes ...string) {
 func (c *PostCheck) MaxSize(n Network, m MediaSet, k string, max int64) {
 	for _, r := range m.Refs {
 		if r.Kind() == k && r.Upload.FileSize > max {
-			c.Add(IssueTooBig, fmt.Sprintf("%s accepts %ss up to %s (this one is %s)", n.DisplayName(), noun(k), mb(max), mb(r.Upload.FileSize)), r.Path...)
+			c.addRule(IssueTooBig, fmt.Sprintf("%s accepts %ss up to %s (this one is %s)", n.DisplayName(), noun(k), mb(max), mb(r.Upload.FileSize)),
+				RuleSizeMax, noun(k), mb(max), mb(r.Upload.FileSize), r.Path)
 		}
 	}
 }
@@ -273,7 +311,8 @@ func (c *PostCheck) MaxSize(n Network, m MediaSet, k string, max int64) {
 func (c *PostCheck) MinSize(n Network, m MediaSet, k string, min int64) {
 	for _, r := range m.Refs {
 		if r.Kind() == k && r.Upload.FileSize < min {
-			c.Add(IssueTooSmall, fmt.Sprintf("%s needs %ss of at least %s (this one is %s)", n.DisplayName(), noun(k), mb(min), mb(r.Upload.FileSize)), r.Path...)
+			c.addRule(IssueTooSmall, fmt.Sprintf("%s needs %ss of at least %s (this one is %s)", n.DisplayName(), noun(k), mb(min), mb(r.Upload.FileSize)),
+				RuleSizeMin, noun(k), mb(min), mb(r.Upload.FileSize), r.Path)
 		}
 	}
 }
@@ -287,9 +326,9 @@ func (c *PostCheck) Duration(n Network, m MediaSet, min, max float64, what strin
 		l := *r.Upload.VideoLength
 		switch {
 		case l < min:
-			c.Add(IssueTooSmall, fmt.Sprintf("%s needs %s of at least %s (this one is %s)", n.DisplayName(), what, dur(min), dur(l)), r.Path...)
+			c.addRule(IssueTooSmall, fmt.Sprintf("%s needs %s of at least %s (this one is %s)", n.DisplayName(), what, dur(min), dur(l)), RuleDurationMin, what, dur(min), dur(l), r.Path)
 		case max > 0 && l > max:
-			c.Add(IssueTooBig, fmt.Sprintf("%s accepts %s up to %s (this one is %s)", n.DisplayName(), what, dur(max), dur(l)), r.Path...)
+			c.addRule(IssueTooBig, fmt.Sprintf("%s accepts %s up to %s (this one is %s)", n.DisplayName(), what, dur(max), dur(l)), RuleDurationMax, what, dur(max), dur(l), r.Path)
 		}
 	}
 }
@@ -303,7 +342,8 @@ func (c *PostCheck) Aspect(n Network, m MediaSet, k string, min, max float64, wa
 		}
 		ratio := float64(w) / float64(h)
 		if ratio < min*0.99 || ratio > max*1.01 {
-			c.Add(IssueCustom, fmt.Sprintf("%s needs %ss with an aspect ratio of %s (this one is %d×%d)", n.DisplayName(), noun(k), want, w, h), r.Path...)
+			c.addRule(IssueCustom, fmt.Sprintf("%s needs %ss with an aspect ratio of %s (this one is %d×%d)", n.DisplayName(), noun(k), want, w, h),
+				RuleAspect, noun(k), want, fmt.Sprintf("%d×%d", w, h), r.Path)
 		}
 	}
 }
@@ -316,9 +356,11 @@ func (c *PostCheck) Sides(n Network, m MediaSet, k string, min, max int) {
 			continue
 		}
 		if min > 0 && (w < min || h < min) {
-			c.Add(IssueTooSmall, fmt.Sprintf("%s needs %ss of at least %d×%d pixels (this one is %d×%d)", n.DisplayName(), noun(k), min, min, w, h), r.Path...)
+			c.addRule(IssueTooSmall, fmt.Sprintf("%s needs %ss of at least %d×%d pixels (this one is %d×%d)", n.DisplayName(), noun(k), min, min, w, h),
+				RuleSidesMin, noun(k), fmt.Sprintf("%d×%d pixels", min, min), fmt.Sprintf("%d×%d", w, h), r.Path)
 		} else if max > 0 && (w > max || h > max) {
-			c.Add(IssueTooBig, fmt.Sprintf("%s accepts %ss up to %d pixels a side (this one is %d×%d)", n.DisplayName(), noun(k), max, w, h), r.Path...)
+			c.addRule(IssueTooBig, fmt.Sprintf("%s accepts %ss up to %d pixels a side (this one is %d×%d)", n.DisplayName(), noun(k), max, w, h),
+				RuleSidesMax, noun(k), fmt.Sprintf("%d pixels a side", max), fmt.Sprintf("%d×%d", w, h), r.Path)
 		}
 	}
 }
@@ -327,10 +369,10 @@ func (c *PostCheck) Sides(n Network, m MediaSet, k string, min, max int) {
 func (c *PostCheck) Count(n Network, m MediaSet, min, max int, what string) bool {
 	switch {
 	case m.Count < min:
-		c.Add(IssueTooSmall, fmt.Sprintf("%s needs %s", n.DisplayName(), what), m.Field...)
+		c.addRule(IssueTooSmall, fmt.Sprintf("%s needs %s", n.DisplayName(), what), RuleCountMin, "", what, fmt.Sprint(m.Count), m.Field)
 		return false
 	case max >= 0 && m.Count > max:
-		c.Add(IssueTooBig, fmt.Sprintf("%s takes %s (this post has %d)", n.DisplayName(), what, m.Count), m.Field...)
+		c.addRule(IssueTooBig, fmt.Sprintf("%s takes %s (this post has %d)", n.DisplayName(), what, m.Count), RuleCountMax, "", what, fmt.Sprint(m.Count), m.Field)
 		return false
 	}
 	return true
@@ -344,7 +386,7 @@ func (c *PostCheck) AloneKinds(n Network, m MediaSet, msg string, kinds ...strin
 	k := m.Kinds()
 	for _, a := range kinds {
 		if k[a] > 0 {
-			c.Add(IssueCustom, n.DisplayName()+" "+msg, m.Field...)
+			c.addRule(IssueCustom, n.DisplayName()+" "+msg, RuleAlone, a, msg, "", m.Field)
 			return false
 		}
 	}

@@ -215,8 +215,8 @@ func (h *Handler) calendarPosts(c echo.Context, teamID string, from, to time.Tim
 		if p.Status == app.PostPosted && p.PostedDate != nil {
 			at = *p.PostedDate
 		}
-		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), At: at.UTC().Format(time.RFC3339), Title: p.Title, Status: string(p.Status),
-			Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
+		e := calendarview.Entry{ID: p.ID, Time: at.In(loc).Format("15:04"), At: at.UTC().Format(time.RFC3339), Title: p.Title,
+			Status: posts.Shown(string(p.Status), partlyPublished(p.Status, p.PostedDate, nil)), Href: string(idURL(pathPosts, p.ID, "")), Draggable: p.Status.Editable()}
 		for _, net := range p.Networks {
 			e.Networks = append(e.Networks, posts.Net{Code: string(net), Name: net.DisplayName()})
 		}

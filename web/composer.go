@@ -82,23 +82,11 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		delete(in.Errors, "date")
 		delete(in.Errors, "time")
 	}
-	if in.PostDate == nil && in.Errors["date"] == "" && in.Errors["time"] == "" && status != app.PostDraft {
-		in.Errors["date"] = "Choose the day to publish"
-	}
-	if len(in.Networks) == 0 && status != app.PostDraft {
-		in.Errors["networks"] = "Choose at least one network"
-	}
+	in.ownChecks(status)
 	var post *app.Post
 	var err error
 	if len(in.Errors) == 0 {
-		p := app.PostParams{Title: &in.Title, Status: &status, SocialAccountTypes: in.Networks, Data: &in.Data}
-		if p.SocialAccountTypes == nil {
-			p.SocialAccountTypes = []app.Network{}
-		}
-		if in.PostDate != nil {
-			s := in.PostDate.UTC().Format(time.RFC3339)
-			p.PostDate = &s
-		}
+		p := in.postParams(status)
 		if fc := firstComments(in); fc != nil || cur != nil {
 			p.FirstComment, p.FirstCommentSet = fc, true
 		}
@@ -113,27 +101,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 	if err != nil {
 		switch app.ErrorCode(err) {
 		case app.EInvalid:
-			for _, is := range app.ErrorIssues(err) {
-				name := in.issueName(is.Path)
-				if name == "" {
-					message = app.ErrorMessage(err)
-					continue
-				}
-				text := issueText(is)
-				// A network's text that comes from the shared text: the error goes under the shared text.
-				if net, key, _ := strings.Cut(name, "."); key == "text" && strings.TrimSpace(in.Values.Get(name)) == "" {
-					if prev := in.Errors["text"]; prev != "" {
-						text = prev + " · " + app.Network(net).DisplayName() + ": " + text
-					} else {
-						text = app.Network(net).DisplayName() + ": " + text
-					}
-					in.Errors["text"] = text
-					continue
-				}
-				if in.Errors[name] == "" {
-					in.Errors[name] = text
-				}
-			}
+			message = in.addIssues(app.ErrorIssues(err), app.ErrorMessage(err))
 		case app.EForbidden, app.EConflict, app.ENotFound, app.ERateLimited:
 			message = app.ErrorMessage(err)
 		default:
@@ -145,10 +113,11 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		if derr != nil {
 			return derr
 		}
+		d.Checked = in.Action
 		if message != "" {
 			d.Message = message
-		} else if len(d.Errors) > 0 {
-			d.Message = "Some fields need your attention: they are marked below."
+		} else if len(d.Errors) > 0 || len(d.Checks) > 0 {
+			d.Message, d.Attention = "Some fields need your attention: they are marked below.", true
 		}
 		status := http.StatusUnprocessableEntity
 		if isHTMX(c) {

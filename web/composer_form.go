@@ -26,6 +26,7 @@ type composerInput struct {
 	Data     app.PostData
 	Values   url.Values        // the form as submitted
 	Errors   map[string]string // by form field name ("text", "TWITTER.poll.durationMinutes")
+	Rules    []app.Issue       // the networks' media rule issues (Issue.Rule), shown beside each network
 }
 
 // The composer keeps its own Values and Errors rather than components.Form (refused): its fields

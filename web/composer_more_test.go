@@ -103,7 +103,7 @@ func TestComposerInstagramSlidesInPlace(t *testing.T) {
 	require.Zero(t, doc.Find(`#composer-slides`).Length()) // the list only: the wrapper stays
 
 	// Saved: tags that cannot be read are refused beside their slide; the PNGs (Instagram takes
-	// JPEG) are refused on their slides too.
+	// JPEG) are refused beside the network, in plain words, once for both.
 	day := time.Now().AddDate(0, 1, 0).Format("2006-01-02")
 	vals := url.Values{"teamId": {team.ID}, "networks": {"INSTAGRAM"}, "text": {"Carousel"}, "uploadIds": {one, two},
 		"action": {"schedule"}, "date": {day}, "time": {"10:00"},
@@ -118,8 +118,9 @@ func TestComposerInstagramSlidesInPlace(t *testing.T) {
 	rec = b.post(t, "/composer", vals, "HX-Request", "true")
 	doc = parse(t, rec)
 	panel = doc.Find(`[data-testid="panel-INSTAGRAM"]`)
-	require.Contains(t, panel.Find(`[data-testid="ig-slide-error-1"]`).Text(), "JPEG")
-	require.Contains(t, panel.Find(`[data-testid="ig-slide-error-2"]`).Text(), "JPEG")
+	require.Equal(t, []string{"Instagram needs a JPEG image — this one is a PNG"},
+		doc.Find(`[data-testid="check-INSTAGRAM"] [data-testid="check-text"]`).Map(func(_ int, s *goquery.Selection) string { return s.Text() }))
+	require.Zero(t, panel.Find(`[data-testid="ig-slide-error-1"]`).Length())
 	require.Equal(t, "@grace, 0.5, 0.25", panel.Find(`[data-testid="ig-slide-tags-2"]`).Text())
 
 	// JPEGs, as a draft (the test account has no Instagram business account chosen, which

@@ -24,7 +24,10 @@ func (h *Handler) composerPreview(c echo.Context) error {
 	if err != nil || team == nil {
 		return pageError(err)
 	}
-	d := composerview.Data{Preview: pathComposerPreview}
+	if err := h.liveCheck(c, &in, team.ID); err != nil {
+		return err
+	}
+	d := composerview.Data{Preview: pathComposerPreview, Errors: in.Errors, Checks: netChecks(in)}
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return render(c, http.StatusOK, composerview.PreviewCards(d, true), nil)
 }
@@ -65,6 +68,7 @@ func (h *Handler) previews(c echo.Context, in composerInput, team *app.TeamDetai
 		card := composerview.Card{Network: string(n), Name: n.DisplayName(), Layout: previewLayout(n), Display: display, Handle: handle,
 			Initials: components.Initials(display), When: when, Counter: ct}
 		card.Avatar = h.safeAvatar(a.AvatarURL)
+		card.Actions, card.IconsOnly = previewActions(n)
 		body := cardParts(&card, n, a, payloads[n], text)
 		for _, post := range threadCards(n, payloads[n]) {
 			tc := composerview.ThreadCard{Text: post.text}
@@ -177,6 +181,19 @@ func channelName(a *app.SocialAccount, id string) string {
 		}
 	}
 	return id
+}
+
+// previewActions are the network's action row under a preview (its spec's Compose.Actions).
+func previewActions(n app.Network) ([]composerview.Action, bool) {
+	s := app.SpecOf(n)
+	if s == nil {
+		return nil, false
+	}
+	out := make([]composerview.Action, len(s.Compose.Actions))
+	for i, a := range s.Compose.Actions {
+		out[i] = composerview.Action{Label: a.Label, Icon: a.Icon, End: a.End}
+	}
+	return out, s.Compose.IconsOnly
 }
 
 // previewLayout is the network's preview layout (its spec's Compose.Preview; "feed" by default).

@@ -80,6 +80,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 		fill := func(f *composerview.Field) { h.fillSlides(c, f, n, in) }
 		d.Tabs = append(d.Tabs, composerTab(n, a, in, selected[n], thumbs, fill))
 	}
+	d.Checks = netChecks(in)
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return d, nil
 }

@@ -238,7 +238,7 @@ func postTargets(p app.Post) []posts.TargetChip {
 func (h *Handler) postRow(c echo.Context, p app.Post) posts.Row {
 	label, when := postWhen(c, p)
 	text := postText(p)
-	r := posts.Row{ID: p.ID, Title: p.Title, Excerpt: excerpt(text, 140), Status: string(p.Status), When: when, WhenLabel: label,
+	r := posts.Row{ID: p.ID, Title: p.Title, Excerpt: excerpt(text, 140), Status: string(p.Status), Partly: partlyPublished(p.Status, p.PostedDate, p.Targets), When: when, WhenLabel: label,
 		Networks: postTargets(p), Media: len(p.Uploads), Href: string(idURL(pathPosts, p.ID, "")),
 		Approve: string(idURL(pathPosts, p.ID, suffixApprove)), Reject: string(idURL(pathPosts, p.ID, suffixReject))}
 	if p.Status.Editable() {
@@ -311,7 +311,7 @@ func (h *Handler) postDetail(c echo.Context, p *app.Post) posts.Detail {
 	ctx := c.Request().Context()
 	loc := viewerLocation(c)
 	label, when := postWhen(c, *p)
-	d := posts.Detail{ID: p.ID, Title: p.Title, Status: string(p.Status), When: when, WhenLabel: label, Zone: zoneName(loc),
+	d := posts.Detail{ID: p.ID, Title: p.Title, Status: string(p.Status), Partly: partlyPublished(p.Status, p.PostedDate, p.Targets), Chips: postTargets(*p), When: when, WhenLabel: label, Zone: zoneName(loc),
 		Created: viewerMoment(c, p.CreatedAt), Updated: viewerMoment(c, p.UpdatedAt), Text: postText(*p),
 		Live: postLive(p, time.Now()), Self: string(idURL(pathPosts, p.ID, "")), Back: pathPosts,
 		Verbose: p.ErrorsVerbose != nil, Settings: pathSettings, CanReview: app.Can(callerRole(c), app.ActReviewPosts)}

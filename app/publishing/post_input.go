@@ -100,12 +100,24 @@ type postInput struct {
 // checkPost validates a post's content against the team with the per-network rules
 // (post_rules.go and each network's rules.go): accounts, channels, uploads, text limits, dates.
 func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID string, in *postInput, accounts map[app.Network]*app.SocialAccount) error {
+	issues, err := s.ruleIssues(ctx, q, orgID, in, accounts)
+	if err != nil {
+		return err
+	}
+	if len(issues) > 0 {
+		return issuesError(issues)
+	}
+	return nil
+}
+
+// ruleIssues are the issues of the per-network rules for a post (none: nil).
+func (s *Service) ruleIssues(ctx context.Context, q *store.Queries, orgID string, in *postInput, accounts map[app.Network]*app.SocialAccount) ([]app.Issue, error) {
 	ids := app.RuleUploadIDs(&in.data)
 	uploads := map[string]*app.Upload{}
 	if len(ids) > 0 {
 		rows, err := q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
 		if err != nil {
-			return fmt.Errorf("app: post uploads: %w", err)
+			return nil, fmt.Errorf("app: post uploads: %w", err)
 		}
 		for _, r := range rows {
 			uploads[r.ID] = s.accounts.UploadFromRow(ctx, r)
@@ -115,12 +127,8 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 	if in.keepDate {
 		postDate = s.now() // an edit that keeps a due post's date is not refused for that date
 	}
-	issues := app.CheckPostRules(app.PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
-		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment})
-	if len(issues) > 0 {
-		return issuesError(issues)
-	}
-	return nil
+	return app.CheckPostRules(app.PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
+		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment}), nil
 }
 
 // teamAccounts answers the team's live accounts by network.

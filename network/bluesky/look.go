@@ -22,5 +22,7 @@ var compose = app.Compose{
 		{Key: "externalDescription", Label: "Link card description", Kind: app.KindText, Group: "Link card"},
 		{Key: "thumbnail", Label: "Link card image URL", Kind: app.KindURL, Group: "Link card"},
 	},
-	Preview: "feed",
+	Preview:   "feed",
+	Actions:   []app.PreviewAction{{Label: "Reply", Icon: "comment"}, {Label: "Repost", Icon: "repost"}, {Label: "Like", Icon: "like"}},
+	IconsOnly: true,
 }

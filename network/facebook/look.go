@@ -22,4 +22,5 @@ var compose = app.Compose{
 		{Key: "textFormatPresetId", Label: "Background preset id", Kind: app.KindText, Group: "Options"},
 	},
 	Preview: "feed",
+	Actions: []app.PreviewAction{{Label: "Like", Icon: "thumb"}, {Label: "Comment", Icon: "comment"}, {Label: "Share", Icon: "share"}},
 }

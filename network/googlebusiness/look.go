@@ -29,4 +29,5 @@ var compose = app.Compose{
 		{Key: "alertType", Label: "Alert type", Kind: app.KindSelect, Options: []app.FieldOption{{Value: "COVID_19", Label: "COVID-19"}}, DefaultLabel: "None", Group: "Alert"},
 	},
 	Preview: "feed",
+	Actions: []app.PreviewAction{{Label: "Learn more", Icon: "external"}, {Label: "Share", Icon: "share"}},
 }

@@ -34,5 +34,7 @@ var compose = app.Compose{
 		{Key: "brandedContentSponsors", Label: "Sponsors", Kind: app.KindList, Group: "Compliance", Hint: "Up to two usernames, separated by commas."},
 		{Key: "isAiGenerated", Label: "Made with AI", Kind: app.KindBool, Group: "Compliance"},
 	},
-	Preview: "visual",
+	Preview:   "visual",
+	Actions:   []app.PreviewAction{{Label: "Like", Icon: "like"}, {Label: "Comment", Icon: "comment"}, {Label: "Share", Icon: "send"}, {Label: "Save", Icon: "save", End: true}},
+	IconsOnly: true,
 }

@@ -70,7 +70,9 @@ func check(c *app.PostCheck, base []any, pl app.Payload) {
 			c.Count(n, m, 0, 10, "up to 10 items in a carousel")
 		}
 		if !p.AutoFitImage && !p.AutoCropImage {
+			mark := c.Mark()
 			c.Aspect(n, m, app.MediaImage, 4.0/5, 1.91, "4:5 to 1.91:1 (or turn on autoFitImage or autoCropImage)")
+			c.Offer(mark, "autoFitImage", "on", "Let Instagram fit the image (no cropping)")
 		}
 		c.MaxSize(n, m, app.MediaVideo, 300*app.MiB)
 		c.Duration(n, m, 3, 15*60, "videos")

@@ -23,4 +23,5 @@ var compose = app.Compose{
 		{Key: "disableReshare", Label: "Turn off resharing", Kind: app.KindBool, Group: "Options"},
 	},
 	Preview: "feed",
+	Actions: []app.PreviewAction{{Label: "Like", Icon: "thumb"}, {Label: "Comment", Icon: "comment"}, {Label: "Repost", Icon: "repost"}, {Label: "Send", Icon: "send"}},
 }

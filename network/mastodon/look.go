@@ -18,5 +18,7 @@ var compose = app.Compose{
 		{Key: "privacy", Label: "Visibility", Kind: app.KindSelect, Options: []app.FieldOption{{Value: "PUBLIC", Label: "Public"}, {Value: "UNLISTED", Label: "Unlisted"}, {Value: "PRIVATE", Label: "Private"}, {Value: "DIRECT", Label: "Mentioned people only"}}, DefaultLabel: "Network default"},
 		{Key: "thumbnail", Label: "Video thumbnail", Kind: app.KindUpload, Group: "Media"},
 	},
-	Preview: "feed",
+	Preview:   "feed",
+	Actions:   []app.PreviewAction{{Label: "Reply", Icon: "reply"}, {Label: "Boost", Icon: "repost"}, {Label: "Favourite", Icon: "star"}, {Label: "Bookmark", Icon: "save"}},
+	IconsOnly: true,
 }

@@ -24,4 +24,5 @@ var compose = app.Compose{
 	},
 	Preview: "visual",
 	Card:    app.PreviewCard{Title: "text", Body: "description", Where: "boardName", WherePrefix: "Board: "},
+	Actions: []app.PreviewAction{{Label: "Share", Icon: "share"}, {Label: "Save", Icon: "pin", End: true}},
 }

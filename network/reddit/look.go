@@ -29,4 +29,5 @@ var compose = app.Compose{
 	},
 	Preview: "reddit",
 	Card:    app.PreviewCard{Title: "text", Body: "description", Where: "sr", WherePrefix: "r/", AlwaysWhere: true},
+	Actions: []app.PreviewAction{{Label: "Vote", Icon: "vote"}, {Label: "Comments", Icon: "comment"}, {Label: "Share", Icon: "share"}},
 }

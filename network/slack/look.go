@@ -23,4 +23,5 @@ var compose = app.Compose{
 	},
 	Preview: "chat",
 	Card:    app.PreviewCard{Where: "channelId", WherePrefix: "#"},
+	Actions: []app.PreviewAction{{Label: "Add reaction", Icon: "react"}, {Label: "Reply in thread", Icon: "comment"}},
 }

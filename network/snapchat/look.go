@@ -22,4 +22,5 @@ var compose = app.Compose{
 	},
 	Preview: "visual",
 	Card:    app.PreviewCard{Title: "title"},
+	Actions: []app.PreviewAction{{Label: "Send a chat", Icon: "comment"}, {Label: "Share", Icon: "send"}},
 }

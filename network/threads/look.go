@@ -26,5 +26,7 @@ var compose = app.Compose{
 		{Key: "poll.optionC", Label: "Poll choice C", Kind: app.KindText, Group: "Poll"},
 		{Key: "poll.optionD", Label: "Poll choice D", Kind: app.KindText, Group: "Poll"},
 	},
-	Preview: "feed",
+	Preview:   "feed",
+	Actions:   []app.PreviewAction{{Label: "Like", Icon: "like"}, {Label: "Reply", Icon: "comment"}, {Label: "Repost", Icon: "repost"}, {Label: "Share", Icon: "send"}},
+	IconsOnly: true,
 }

@@ -35,5 +35,7 @@ var compose = app.Compose{
 		{Key: "isOrganicBrandContent", Label: "Promotes your own business", Kind: app.KindBool, Group: "Compliance"},
 		{Key: "isAiGenerated", Label: "Made with AI", Kind: app.KindBool, Group: "Compliance"},
 	},
-	Preview: "video",
+	Preview:   "video",
+	Actions:   []app.PreviewAction{{Label: "Like", Icon: "like"}, {Label: "Comment", Icon: "comment"}, {Label: "Save", Icon: "save"}, {Label: "Share", Icon: "share"}},
+	IconsOnly: true,
 }

@@ -29,10 +29,15 @@ func check(c *app.PostCheck, base []any, pl app.Payload) {
 	} else {
 		used, limit := app.Runes(p.Text), textLimit
 		c.TextMax(n, app.JoinPath(base, "text"), used, limit, "characters", "text")
+		mark := c.Mark()
 		if c.Publishing() || m.Count > 1 {
 			c.Count(n, m, 1, 1, "exactly one video (for photos, use type IMAGE)")
 		}
 		c.OnlyKinds(n, m, "a video (for photos, use type IMAGE)", app.MediaVideo)
+		// Only photos: a photo post takes them as they are.
+		if k := m.Kinds(); len(m.Refs) > 0 && k[app.MediaImage]+k[app.MediaGIF] == len(m.Refs) {
+			c.Offer(mark, "type", "IMAGE", "Post them as a photo post")
+		}
 		c.MaxSize(n, m, app.MediaVideo, 4096*app.MiB)
 		c.Duration(n, m, 3, 10*60, "videos")
 		c.Sides(n, m, app.MediaVideo, 360, 4096)

@@ -26,5 +26,7 @@ var compose = app.Compose{
 		{Key: "tweetStorm", Label: "Split long text into a thread", Kind: app.KindBool, Group: "Thread"},
 		{Key: "tweetStormNumbering", Label: "Number the posts of the thread (1/n)", Kind: app.KindBool, Group: "Thread"},
 	},
-	Preview: "feed",
+	Preview:   "feed",
+	Actions:   []app.PreviewAction{{Label: "Reply", Icon: "reply"}, {Label: "Repost", Icon: "repost"}, {Label: "Like", Icon: "like"}, {Label: "Views", Icon: "views"}, {Label: "Bookmark", Icon: "save", End: true}},
+	IconsOnly: true,
 }

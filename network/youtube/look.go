@@ -26,4 +26,5 @@ var compose = app.Compose{
 	},
 	Preview: "video",
 	Card:    app.PreviewCard{Title: "text", Body: "description"},
+	Actions: []app.PreviewAction{{Label: "Like", Icon: "thumb"}, {Label: "Share", Icon: "share"}, {Label: "Save", Icon: "save"}, {Label: "Subscribe", Icon: "bell", End: true}},
 }

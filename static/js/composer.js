@@ -139,6 +139,61 @@
   });
 
 
+  // ---- Live checks: the preview answers #composer-live again (oob) with data-errors, the fields
+  // still in error for the form as it is now; the messages of the others go (the user fixed them).
+  // A network's fix button sets its field and lets the preview check again.
+  function clearFixed(live) {
+    var form = document.getElementById("composer-form");
+    if (!form) return;
+    var still = {};
+    (live.getAttribute("data-errors") || "").split(" ").forEach(function (n) { if (n) still[n] = true; });
+    var drop = function (id) {
+      var el = id && document.getElementById(id);
+      if (el && el.classList.contains("field__error")) el.remove();
+    };
+    form.querySelectorAll("[aria-invalid=true][name]").forEach(function (c) {
+      if (still[c.name]) return;
+      c.removeAttribute("aria-invalid");
+      var keep = [];
+      (c.getAttribute("aria-describedby") || "").split(" ").forEach(function (id) {
+        if (/-error$/.test(id)) drop(id);
+        else if (id) keep.push(id);
+      });
+      if (keep.length) c.setAttribute("aria-describedby", keep.join(" "));
+      else c.removeAttribute("aria-describedby");
+    });
+    // Errors without a control of their own (the media: composer-uploadIds-error).
+    form.querySelectorAll("p.field__error[id^=composer-][id$=-error]").forEach(function (e) {
+      var name = e.id.slice("composer-".length, -"-error".length);
+      if (!still[name] && !live.contains(e)) e.remove();
+    });
+    form.querySelectorAll("[data-panel]").forEach(function (p) {
+      if (p.querySelector(".field__error")) return;
+      var tab = form.querySelector("[data-tab=" + p.getAttribute("data-panel") + "] .net-tab__errors");
+      if (tab) tab.remove();
+    });
+    var msg = form.querySelector("[data-testid=composer-message][data-attention]");
+    if (msg && !form.querySelector(".field__error") && !form.querySelector("[data-testid=composer-checks]")) msg.remove();
+  }
+
+  document.addEventListener("htmx:afterSettle", function (ev) {
+    var t = ev.detail && ev.detail.target;
+    var live = document.getElementById("composer-live");
+    if (t && t.id === "composer-preview" && live && live.hasAttribute("data-fresh")) clearFixed(live);
+  });
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target instanceof Element ? ev.target.closest("[data-fix-name]") : null;
+    var form = document.getElementById("composer-form");
+    if (!b || !form) return;
+    var name = b.getAttribute("data-fix-name"), value = b.getAttribute("data-fix-value");
+    var field = Array.prototype.filter.call(form.elements, function (e) { return e.name === name && e.type !== "hidden"; })[0];
+    if (!field) return;
+    if (field.type === "checkbox") field.checked = value === "on";
+    else field.value = value;
+    field.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+
   // ---- X threads: each further post has a key tying its media (NAME.thread.KEY.uploadIds) to its
   // text; posts are added by copying the last one with a new key, and numbered by position.
   var MAX_POSTS = 25;

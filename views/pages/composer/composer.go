@@ -7,6 +7,9 @@
 package composer
 
 import (
+	"sort"
+	"strings"
+
 	"github.com/a-h/templ"
 
 	mediaview "github.com/crier/crier/views/pages/media"
@@ -20,7 +23,20 @@ const (
 	MediaID    = "composer-media"
 	UploadID   = "composer-upload"
 	SlidesID   = "composer-slides"
+	LiveID     = "composer-live"
 )
+
+// errorNames are the form fields in error, space-separated (sorted, for stable output).
+func errorNames(d Data) string {
+	names := make([]string, 0, len(d.Errors))
+	for k, v := range d.Errors {
+		if v != "" {
+			names = append(names, k)
+		}
+	}
+	sort.Strings(names)
+	return strings.Join(names, " ")
+}
 
 // Data is the composer page.
 type Data struct {
@@ -55,7 +71,11 @@ type Data struct {
 
 	Errors  map[string]string // by field name
 	Message string            // a refusal not tied to a field (quota, role)
-	Note    string            // the reviewer's note of a post sent back to draft
+	// Attention: Message only says fields are marked (it goes once they are fixed).
+	Attention bool
+	Checked   string     // the action of the refused save, whose checks the live checks repeat
+	Checks    []NetCheck // the networks' media rules the form breaks, beside the networks
+	Note      string     // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
 	Cards         []Card
@@ -153,6 +173,19 @@ type Slide struct {
 	Error     string // an issue on the slide's medium
 }
 
+// NetCheck is what a chosen network says about the post's media, in plain words.
+type NetCheck struct {
+	Network, Name string
+	Items         []CheckItem
+}
+
+// CheckItem is one rule a network's media break, and the fix it offers (set the form field
+// FixName to FixValue) when one is cheap.
+type CheckItem struct {
+	Text                        string
+	FixName, FixValue, FixLabel string
+}
+
 // Counter is a network's character count of its text.
 type Counter struct {
 	Network string
@@ -165,23 +198,32 @@ type Counter struct {
 
 // Card is a network's preview.
 type Card struct {
-	Network  string
-	Name     string
-	Layout   string // feed | visual | reddit | video | chat
-	Display  string
-	Handle   string
-	Avatar   string
-	Initials string
-	When     string
-	Title    string // Reddit's or YouTube's title, Pinterest's pin title
-	Text     string // what fits
-	Overflow string // what goes past the network's limit
-	Where    string // r/subreddit, #channel, board
-	Media    []Thumb
-	Counter  Counter
-	Thread   []ThreadCard // further posts of an X thread
-	Empty    bool         // nothing to show yet
-	Note     string
+	Network   string
+	Name      string
+	Layout    string // feed | visual | reddit | video | chat
+	Display   string
+	Handle    string
+	Avatar    string
+	Initials  string
+	When      string
+	Title     string // Reddit's or YouTube's title, Pinterest's pin title
+	Text      string // what fits
+	Overflow  string // what goes past the network's limit
+	Where     string // r/subreddit, #channel, board
+	Media     []Thumb
+	Counter   Counter
+	Thread    []ThreadCard // further posts of an X thread
+	Empty     bool         // nothing to show yet
+	Note      string
+	Actions   []Action // the network's action row under the post
+	IconsOnly bool     // the row shows icons without words
+}
+
+// Action is one action under a post in a preview ("Repost", drawn by icon "repost"); End pushes it
+// to the row's far end.
+type Action struct {
+	Label, Icon string
+	End         bool
 }
 
 // ThreadCard is a further post of an X thread in its preview.

@@ -18,12 +18,25 @@ const (
 	StatusDeleted    = "DELETED"
 )
 
+// StatusPartial is how the dashboard shows an ERROR post some of whose networks posted: "Partly
+// published", not "Failed" beside a posted time. The API keeps the spec's ERROR.
+const StatusPartial = "PARTIAL"
+
+// Shown is the status the dashboard shows for a post's status (partly: some networks posted).
+func Shown(status string, partly bool) string {
+	if partly && status == StatusError {
+		return StatusPartial
+	}
+	return status
+}
+
 // Statuses are the filter's choices, in a post's life order.
 var Statuses = []string{StatusDraft, StatusReview, StatusScheduled, StatusProcessing, StatusRetrying, StatusPosted, StatusError, StatusDeleted}
 
 var statusLabels = map[string]string{
 	StatusDraft: "Draft", StatusScheduled: "Scheduled", StatusReview: "In review", StatusProcessing: "Publishing",
 	StatusRetrying: "Retrying", StatusPosted: "Posted", StatusError: "Failed", StatusDeleted: "Deleted",
+	StatusPartial: "Partly published",
 }
 
 // StatusLabel says a status in words.
@@ -41,7 +54,7 @@ func StatusTone(s string) string {
 		return "success"
 	case StatusError:
 		return "danger"
-	case StatusRetrying, StatusReview:
+	case StatusRetrying, StatusReview, StatusPartial:
 		return "warning"
 	case StatusScheduled:
 		return "info"
@@ -105,7 +118,8 @@ type Row struct {
 	ID        string
 	Title     string
 	Excerpt   string
-	Status    string
+	Status    string // the spec's
+	Partly    bool   // ERROR with some networks posted: shown "Partly published"
 	When      string // the post date, local
 	WhenLabel string // "Scheduled for", "Posted", "Created"
 	Networks  []TargetChip
@@ -128,7 +142,9 @@ type TargetChip struct {
 type Detail struct {
 	ID         string
 	Title      string
-	Status     string
+	Status     string       // the spec's
+	Partly     bool         // ERROR with some networks posted: shown "Partly published"
+	Chips      []TargetChip // each network's state, at a glance in the summary
 	Team       string
 	When       string
 	WhenLabel  string
