@@ -69,8 +69,13 @@ func (m *Metrics) jobEvent(e *river.Event) {
 		outcome = "snoozed"
 	}
 	m.jobs.WithLabelValues(e.Job.Kind, outcome).Inc()
-	if e.JobStats != nil {
+	// River leaves JobStats out of some events (seen under load); the job's own times then say
+	// how long its attempt ran.
+	switch {
+	case e.JobStats != nil:
 		m.jobDuration.WithLabelValues(e.Job.Kind, outcome).Observe(e.JobStats.RunDuration.Seconds())
+	case e.Job.AttemptedAt != nil && e.Job.FinalizedAt != nil:
+		m.jobDuration.WithLabelValues(e.Job.Kind, outcome).Observe(e.Job.FinalizedAt.Sub(*e.Job.AttemptedAt).Seconds())
 	}
 }
 
