@@ -161,57 +161,25 @@ func (q *Queries) RenameUpload(ctx context.Context, arg RenameUploadParams) (Upl
 	return i, err
 }
 
-const resolvePostFailedNotifications = `-- name: ResolvePostFailedNotifications :many
-WITH resolved AS (
-    UPDATE notifications n SET data = n.data || jsonb_build_object('resolvedAt', $7::timestamptz)
-    WHERE n.organization_id = $1 AND n.type = 'POST_FAILED'
-      AND n.data ->> 'postId' = $8::text AND NOT n.data ? 'resolvedAt'
-    RETURNING n.user_id
-)
-INSERT INTO notifications (organization_id, user_id, type, title, message, link, data)
-SELECT DISTINCT $1, r.user_id, $2, $3, $4, $5, $6::jsonb
-FROM resolved r
-RETURNING id
+const resolvePostFailedNotifications = `-- name: ResolvePostFailedNotifications :execrows
+UPDATE notifications SET data = data || jsonb_build_object('resolvedAt', $1::timestamptz),
+    read_at = coalesce(read_at, $1::timestamptz)
+WHERE organization_id = $2 AND type = 'POST_FAILED'
+  AND data ->> 'postId' = $3::text AND NOT data ? 'resolvedAt'
 `
 
 type ResolvePostFailedNotificationsParams struct {
-	OrganizationID string
-	Type           string
-	Title          string
-	Message        string
-	Link           *string
-	Data           []byte
 	At             time.Time
+	OrganizationID string
 	PostID         string
 }
 
-// A post published after a failure: its failed-publish notifications say so (data.resolvedAt), and
-// each member who had one gets a "published after retry" notification, in one statement.
-func (q *Queries) ResolvePostFailedNotifications(ctx context.Context, arg ResolvePostFailedNotificationsParams) ([]string, error) {
-	rows, err := q.db.Query(ctx, resolvePostFailedNotifications,
-		arg.OrganizationID,
-		arg.Type,
-		arg.Title,
-		arg.Message,
-		arg.Link,
-		arg.Data,
-		arg.At,
-		arg.PostID,
-	)
+// A post published after a failure: its failed-publish notifications say so (data.resolvedAt) and
+// are read (nothing is left to act on).
+func (q *Queries) ResolvePostFailedNotifications(ctx context.Context, arg ResolvePostFailedNotificationsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, resolvePostFailedNotifications, arg.At, arg.OrganizationID, arg.PostID)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	defer rows.Close()
-	items := []string{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		items = append(items, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+	return result.RowsAffected(), nil
 }

@@ -28,16 +28,10 @@ ORDER BY
   u.id DESC
 LIMIT @lim OFFSET @off;
 
--- name: ResolvePostFailedNotifications :many
--- A post published after a failure: its failed-publish notifications say so (data.resolvedAt), and
--- each member who had one gets a "published after retry" notification, in one statement.
-WITH resolved AS (
-    UPDATE notifications n SET data = n.data || jsonb_build_object('resolvedAt', @at::timestamptz)
-    WHERE n.organization_id = @organization_id AND n.type = 'POST_FAILED'
-      AND n.data ->> 'postId' = @post_id::text AND NOT n.data ? 'resolvedAt'
-    RETURNING n.user_id
-)
-INSERT INTO notifications (organization_id, user_id, type, title, message, link, data)
-SELECT DISTINCT @organization_id, r.user_id, @type, @title, @message, sqlc.narg('link'), @data::jsonb
-FROM resolved r
-RETURNING id;
+-- name: ResolvePostFailedNotifications :execrows
+-- A post published after a failure: its failed-publish notifications say so (data.resolvedAt) and
+-- are read (nothing is left to act on).
+UPDATE notifications SET data = data || jsonb_build_object('resolvedAt', @at::timestamptz),
+    read_at = coalesce(read_at, @at::timestamptz)
+WHERE organization_id = @organization_id AND type = 'POST_FAILED'
+  AND data ->> 'postId' = @post_id::text AND NOT data ? 'resolvedAt';
