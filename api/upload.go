@@ -27,6 +27,7 @@ func (s *Server) UploadCreate(ctx context.Context, req UploadCreateRequestObject
 		}
 	}()
 	var size int64
+	var name string // the file part's name: the upload's name in the dashboard
 	for {
 		part, err := req.Body.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -54,6 +55,7 @@ func (s *Server) UploadCreate(ctx context.Context, req UploadCreateRequestObject
 					app.Issue{Code: app.IssueCustom, Message: "The upload was interrupted", Path: []any{"file"}})
 			}
 			declared = strings.TrimSpace(strings.Split(part.Header.Get("Content-Type"), ";")[0])
+			name = part.FileName()
 		}
 		part.Close()
 	}
@@ -63,7 +65,7 @@ func (s *Server) UploadCreate(ctx context.Context, req UploadCreateRequestObject
 	if _, err := file.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("api: upload: %w", err)
 	}
-	u, err := s.svc.CreateUpload(ctx, teamID, file, size, declared)
+	u, err := s.svc.CreateUpload(ctx, teamID, file, size, declared, name)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +88,7 @@ func (s *Server) UploadInitLargeUpload(ctx context.Context, req UploadInitLargeU
 		n := int64(*req.Body.FileSize)
 		size = &n
 	}
-	su, err := s.svc.InitUpload(ctx, req.Body.TeamId, string(req.Body.MimeType), size)
+	su, err := s.svc.InitUpload(ctx, req.Body.TeamId, req.Body.FileName, string(req.Body.MimeType), size)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +119,7 @@ func toPartURLs(in []app.PartURL) []partURL {
 
 // UploadInitMultipartUpload answers POST /upload/multipart/init.
 func (s *Server) UploadInitMultipartUpload(ctx context.Context, req UploadInitMultipartUploadRequestObject) (UploadInitMultipartUploadResponseObject, error) {
-	m, err := s.svc.InitMultipartUpload(ctx, req.Body.TeamId, string(req.Body.MimeType), int64(req.Body.FileSize))
+	m, err := s.svc.InitMultipartUpload(ctx, req.Body.TeamId, req.Body.FileName, string(req.Body.MimeType), int64(req.Body.FileSize))
 	if err != nil {
 		return nil, err
 	}

@@ -72,6 +72,9 @@ func (s *Service) Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, paylo
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
+	if err := s.resolvePostFailures(ctx, tx, orgID, kind, payload); err != nil {
+		return err
+	}
 	if !ev.Subscribed && notificationForEvent(kind, b) == nil {
 		return nil
 	}

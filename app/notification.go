@@ -89,21 +89,15 @@ func (s *Service) notify(ctx context.Context, tx pgx.Tx, orgID string, p Notific
 // these kinds even without webhooks.
 func notificationForEvent(kind string, payload []byte) *NotificationParams {
 	switch kind {
-	case EventPostPublished, EventCreditLowBalance, EventCreditExhausted:
+	case EventPostPublished:
+		return postFailedNotification(payload)
+	case EventCreditLowBalance, EventCreditExhausted:
 	default:
 		return nil // no notification: don't decode the payload
 	}
 	var rec map[string]any
 	_ = json.Unmarshal(payload, &rec)
-	str := func(k string) string { v, _ := rec[k].(string); return v }
 	switch kind {
-	case EventPostPublished:
-		if str("status") != "ERROR" {
-			return nil
-		}
-		return &NotificationParams{Type: NotificationPostFailed, Title: "A post failed to publish",
-			Message: "One or more networks refused the post; open it to see their errors.",
-			Link:    "/posts/" + str("id"), Data: map[string]any{"postId": str("id")}}
 	case EventCreditLowBalance:
 		return &NotificationParams{Type: NotificationCreditLow, Roles: []Role{RoleOwner}, Title: "Credit is running low",
 			Message: "Your prepaid credit is below its threshold; top it up to keep billable actions running.",

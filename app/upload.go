@@ -87,6 +87,7 @@ type Upload struct {
 	OrganizationID string
 	TeamID         *string
 	Type           media.Kind
+	Name           *string // the file's name (dashboard only: not in the API's record)
 	Mime           string
 	Ext            string
 	Path           string
@@ -211,6 +212,7 @@ var errNoObject = errors.New("app: no object at the path")
 // prepared is an upload whose bytes were checked and whose previews were stored.
 type prepared struct {
 	key, thumb, icon string
+	name             string // the upload's name, "" for none
 	info             media.Info
 	size             int64
 }
@@ -326,13 +328,19 @@ func (s *Service) record(ctx context.Context, tx pgx.Tx, pr *Principal, teamID *
 	if err != nil {
 		return store.Upload{}, fmt.Errorf("app: upload: %w", err)
 	}
+	if p.name != "" {
+		if err := q.NameUpload(ctx, store.NameUploadParams{Name: &p.name, ID: row.ID}); err != nil {
+			return store.Upload{}, fmt.Errorf("app: upload name: %w", err)
+		}
+		row.Name = &p.name
+	}
 	err = s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.created", TargetType: "upload", TargetID: row.ID,
 		Metadata: map[string]any{"type": row.Type, "mime": row.Mime, "fileSize": row.FileSize}}))
 	return row, err
 }
 
 func (s *Service) UploadFromRow(ctx context.Context, r store.Upload) *Upload {
-	u := &Upload{ID: r.ID, OrganizationID: r.OrganizationID, TeamID: r.TeamID, Type: media.Kind(r.Type), Mime: r.Mime, Ext: r.Ext,
+	u := &Upload{ID: r.ID, OrganizationID: r.OrganizationID, TeamID: r.TeamID, Type: media.Kind(r.Type), Name: r.Name, Mime: r.Mime, Ext: r.Ext,
 		Path: r.Path, ThumbnailPath: r.ThumbnailPath, IconPath: r.IconPath, ExternalLink: r.ExternalLink, FileSize: r.FileSize,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 	if r.Width.Valid {

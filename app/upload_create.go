@@ -16,13 +16,17 @@ import (
 )
 
 // CreateUpload stores a file sent in the request (POST /upload). declared is the part's
-// Content-Type: checked against the bytes only when it names one of the allowed types.
-func (s *Service) CreateUpload(ctx context.Context, teamID *string, r io.ReadSeeker, size int64, declared string) (*Upload, error) {
+// Content-Type: checked against the bytes only when it names one of the allowed types; name is the
+// part's file name ("" for none).
+func (s *Service) CreateUpload(ctx context.Context, teamID *string, r io.ReadSeeker, size int64, declared, name string) (*Upload, error) {
 	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
 	d := s.uploads
+	if name, err = uploadName(name, "file"); err != nil {
+		return nil, err
+	}
 	if teamID, err = s.checkTeam(ctx, s.q, pr.OrganizationID, teamID); err != nil {
 		return nil, err
 	}
@@ -32,11 +36,11 @@ func (s *Service) CreateUpload(ctx context.Context, teamID *string, r io.ReadSee
 	if !media.IsAllowed(declared) {
 		declared = ""
 	}
-	return s.storeAndRecord(ctx, d, pr, teamID, r, size, declared, "file", nil)
+	return s.storeAndRecord(ctx, d, pr, teamID, r, size, declared, "file", name, nil)
 }
 
 // storeAndRecord puts r (sniffed first, so refused types never reach storage) and records it.
-func (s *Service) storeAndRecord(ctx context.Context, d *uploadDeps, pr *Principal, teamID *string, r io.ReadSeeker, size int64, declared, field string, externalLink *string) (*Upload, error) {
+func (s *Service) storeAndRecord(ctx context.Context, d *uploadDeps, pr *Principal, teamID *string, r io.ReadSeeker, size int64, declared, field, name string, externalLink *string) (*Upload, error) {
 	head := make([]byte, media.SniffLen)
 	n, err := io.ReadFull(r, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
@@ -68,6 +72,7 @@ func (s *Service) storeAndRecord(ctx context.Context, d *uploadDeps, pr *Princip
 		s.discard(ctx, d, key)
 		return nil, err
 	}
+	p.name = name
 	var row store.Upload
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		row, err = s.record(ctx, tx, pr, teamID, p, externalLink)
@@ -114,7 +119,7 @@ func (s *Service) CreateUploadFromURL(ctx context.Context, teamID *string, rawUR
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("app: from-url: %w", err)
 	}
-	return s.storeAndRecord(ctx, d, pr, teamID, tmp, n, "", "url", &rawURL)
+	return s.storeAndRecord(ctx, d, pr, teamID, tmp, n, "", "url", nameFromURL(rawURL), &rawURL)
 }
 
 func fetchError(err error, max int64) error {

@@ -27,12 +27,16 @@ type MultipartUpload struct {
 }
 
 // InitMultipartUpload starts a multipart upload and signs a URL for every part.
-func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, mime string, fileSize int64) (*MultipartUpload, error) {
+// fileName is the upload's name (the spec's required fileName).
+func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, fileName, mime string, fileSize int64) (*MultipartUpload, error) {
 	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
 	d := s.uploads
+	if fileName, err = uploadName(fileName, "fileName"); err != nil {
+		return nil, err
+	}
 	teamID, t, err := s.initChecks(ctx, d, pr, teamID, mime, &fileSize)
 	if err != nil {
 		return nil, err
@@ -48,11 +52,14 @@ func (s *Service) InitMultipartUpload(ctx context.Context, teamID *string, mime 
 		return nil, fmt.Errorf("app: multipart init: %w", err)
 	}
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		_, err := s.q.WithTx(tx).CreateUploadSession(ctx, store.CreateUploadSessionParams{OrganizationID: pr.OrganizationID, TeamID: teamID,
+		sess, err := s.q.WithTx(tx).CreateUploadSession(ctx, store.CreateUploadSessionParams{OrganizationID: pr.OrganizationID, TeamID: teamID,
 			CreatedByID: nilIfEmpty(pr.UserID), Path: key, DeclaredMime: mime, FileSize: pgtype.Int8{Int64: fileSize, Valid: true},
 			MultipartID: &mid, PartSize: pgtype.Int8{Int64: partSize, Valid: true}})
 		if err != nil {
 			return fmt.Errorf("app: multipart init: %w", err)
+		}
+		if err := s.nameSession(ctx, tx, sess.ID, fileName); err != nil {
+			return err
 		}
 		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key,
 			Metadata: map[string]any{"mimeType": mime, "fileSize": fileSize, "parts": n}}))

@@ -39,12 +39,16 @@ func (s *Service) initChecks(ctx context.Context, d *uploadDeps, pr *Principal, 
 }
 
 // InitUpload reserves a path and answers a signed URL for one PUT of the file (POST /upload/init).
-func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, fileSize *int64) (*SignedUpload, error) {
+// fileName is the upload's name (the spec's required fileName).
+func (s *Service) InitUpload(ctx context.Context, teamID *string, fileName, mime string, fileSize *int64) (*SignedUpload, error) {
 	pr, err := Authorize(PrincipalFrom(ctx), ActContent)
 	if err != nil {
 		return nil, err
 	}
 	d := s.uploads
+	if fileName, err = uploadName(fileName, "fileName"); err != nil {
+		return nil, err
+	}
 	teamID, t, err := s.initChecks(ctx, d, pr, teamID, mime, fileSize)
 	if err != nil {
 		return nil, err
@@ -55,8 +59,12 @@ func (s *Service) InitUpload(ctx context.Context, teamID *string, mime string, f
 		if fileSize != nil {
 			params.FileSize = pgtype.Int8{Int64: *fileSize, Valid: true}
 		}
-		if _, err := s.q.WithTx(tx).CreateUploadSession(ctx, params); err != nil {
+		sess, err := s.q.WithTx(tx).CreateUploadSession(ctx, params)
+		if err != nil {
 			return fmt.Errorf("app: upload init: %w", err)
+		}
+		if err := s.nameSession(ctx, tx, sess.ID, fileName); err != nil {
+			return err
 		}
 		return s.Audit(ctx, tx, AuditBy(pr, AuditItem{Action: "upload.started", TargetType: "upload_session", TargetID: key, Metadata: map[string]any{"mimeType": mime}}))
 	})
@@ -128,6 +136,9 @@ func (s *Service) finishSession(ctx context.Context, pr *Principal, teamID *stri
 				refused = &sess
 			}
 			return err
+		}
+		if sess.FileName != nil {
+			p.name = *sess.FileName
 		}
 		out, err = s.record(ctx, tx, pr, team, p, nil)
 		if err != nil {

@@ -317,6 +317,7 @@ type Upload struct {
 	UpdatedAt      time.Time
 	DeletedAt      *time.Time
 	PurgedAt       *time.Time
+	Name           *string
 }
 
 type UploadSession struct {
@@ -333,6 +334,7 @@ type UploadSession struct {
 	CreatedAt      time.Time
 	CompletedAt    *time.Time
 	AbortedAt      *time.Time
+	FileName       *string
 }
 
 type User struct {

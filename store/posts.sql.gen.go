@@ -1849,7 +1849,7 @@ func (q *Queries) UpdatePost(ctx context.Context, arg UpdatePostParams) (Post, e
 }
 
 const uploadsOf = `-- name: UploadsOf :many
-SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at FROM uploads WHERE organization_id = $1 AND deleted_at IS NULL AND id::text = ANY($2::text[])
+SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name FROM uploads WHERE organization_id = $1 AND deleted_at IS NULL AND id::text = ANY($2::text[])
 `
 
 type UploadsOfParams struct {
@@ -1887,6 +1887,7 @@ func (q *Queries) UploadsOf(ctx context.Context, arg UploadsOfParams) ([]Upload,
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ INSERT INTO uploads (organization_id, team_id, created_by_id, type, mime, ext, p
 VALUES ($1, $2, $3, $4, $5, $6, $7,
     $8, $9, $10, $11,
     $12, $13, $14)
-RETURNING id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at
+RETURNING id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name
 `
 
 type CreateUploadParams struct {
@@ -116,6 +116,7 @@ func (q *Queries) CreateUpload(ctx context.Context, arg CreateUploadParams) (Upl
 		&i.UpdatedAt,
 		&i.DeletedAt,
 		&i.PurgedAt,
+		&i.Name,
 	)
 	return i, err
 }
@@ -124,7 +125,7 @@ const createUploadSession = `-- name: CreateUploadSession :one
 INSERT INTO upload_sessions (organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size)
 VALUES ($1, $2, $3, $4, $5,
     $6, $7, $8)
-RETURNING id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at
+RETURNING id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at, file_name
 `
 
 type CreateUploadSessionParams struct {
@@ -164,12 +165,13 @@ func (q *Queries) CreateUploadSession(ctx context.Context, arg CreateUploadSessi
 		&i.CreatedAt,
 		&i.CompletedAt,
 		&i.AbortedAt,
+		&i.FileName,
 	)
 	return i, err
 }
 
 const getUpload = `-- name: GetUpload :one
-SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at FROM uploads WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
+SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name FROM uploads WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
 `
 
 type GetUploadParams struct {
@@ -200,12 +202,13 @@ func (q *Queries) GetUpload(ctx context.Context, arg GetUploadParams) (Upload, e
 		&i.UpdatedAt,
 		&i.DeletedAt,
 		&i.PurgedAt,
+		&i.Name,
 	)
 	return i, err
 }
 
 const getUploadSession = `-- name: GetUploadSession :one
-SELECT id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at FROM upload_sessions WHERE path = $1 AND organization_id = $2 FOR UPDATE
+SELECT id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at, file_name FROM upload_sessions WHERE path = $1 AND organization_id = $2 FOR UPDATE
 `
 
 type GetUploadSessionParams struct {
@@ -231,12 +234,13 @@ func (q *Queries) GetUploadSession(ctx context.Context, arg GetUploadSessionPara
 		&i.CreatedAt,
 		&i.CompletedAt,
 		&i.AbortedAt,
+		&i.FileName,
 	)
 	return i, err
 }
 
 const getUploadsByIDs = `-- name: GetUploadsByIDs :many
-SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at FROM uploads
+SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name FROM uploads
 WHERE organization_id = $1 AND deleted_at IS NULL AND id::text = ANY($2::text[])
 ORDER BY created_at, id
 FOR UPDATE
@@ -276,6 +280,7 @@ func (q *Queries) GetUploadsByIDs(ctx context.Context, arg GetUploadsByIDsParams
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}
@@ -288,7 +293,7 @@ func (q *Queries) GetUploadsByIDs(ctx context.Context, arg GetUploadsByIDsParams
 }
 
 const listExpiredUnusedUploads = `-- name: ListExpiredUnusedUploads :many
-SELECT u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at FROM uploads u
+SELECT u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at, u.name FROM uploads u
 WHERE u.deleted_at IS NULL AND u.created_at < $1
   AND NOT EXISTS (SELECT 1 FROM post_uploads pu WHERE pu.upload_id = u.id AND pu.deleted_at IS NULL)
 ORDER BY u.created_at
@@ -331,6 +336,7 @@ func (q *Queries) ListExpiredUnusedUploads(ctx context.Context, arg ListExpiredU
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}
@@ -343,7 +349,7 @@ func (q *Queries) ListExpiredUnusedUploads(ctx context.Context, arg ListExpiredU
 }
 
 const listStaleUploadSessions = `-- name: ListStaleUploadSessions :many
-SELECT id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at FROM upload_sessions
+SELECT id, organization_id, team_id, created_by_id, path, declared_mime, file_size, multipart_id, part_size, upload_id, created_at, completed_at, aborted_at, file_name FROM upload_sessions
 WHERE completed_at IS NULL AND aborted_at IS NULL AND created_at < $1
 ORDER BY created_at
 LIMIT $2
@@ -379,6 +385,7 @@ func (q *Queries) ListStaleUploadSessions(ctx context.Context, arg ListStaleUplo
 			&i.CreatedAt,
 			&i.CompletedAt,
 			&i.AbortedAt,
+			&i.FileName,
 		); err != nil {
 			return nil, err
 		}
@@ -391,7 +398,7 @@ func (q *Queries) ListStaleUploadSessions(ctx context.Context, arg ListStaleUplo
 }
 
 const listUnpurgedUploads = `-- name: ListUnpurgedUploads :many
-SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at FROM uploads WHERE deleted_at IS NOT NULL AND purged_at IS NULL
+SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name FROM uploads WHERE deleted_at IS NOT NULL AND purged_at IS NULL
 ORDER BY deleted_at
 LIMIT $1
 `
@@ -426,6 +433,7 @@ func (q *Queries) ListUnpurgedUploads(ctx context.Context, lim int32) ([]Upload,
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}
@@ -469,7 +477,7 @@ func (q *Queries) ListUploadPostLinks(ctx context.Context, uploadIds []string) (
 }
 
 const listUploads = `-- name: ListUploads :many
-SELECT u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at FROM uploads u
+SELECT u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at, u.name FROM uploads u
 WHERE u.organization_id = $1 AND u.deleted_at IS NULL
   AND ($2::uuid IS NULL OR u.team_id = $2::uuid)
   AND (cardinality($3::text[]) = 0 OR u.type = ANY($3::text[]))
@@ -532,6 +540,7 @@ func (q *Queries) ListUploads(ctx context.Context, arg ListUploadsParams) ([]Upl
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}
@@ -555,7 +564,7 @@ func (q *Queries) MarkUploadsPurged(ctx context.Context, ids []string) error {
 const softDeleteUploads = `-- name: SoftDeleteUploads :many
 UPDATE uploads SET deleted_at = now(), updated_at = now()
 WHERE organization_id = $1 AND deleted_at IS NULL AND id = ANY($2::uuid[])
-RETURNING id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at
+RETURNING id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name
 `
 
 type SoftDeleteUploadsParams struct {
@@ -592,6 +601,7 @@ func (q *Queries) SoftDeleteUploads(ctx context.Context, arg SoftDeleteUploadsPa
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}

@@ -26,7 +26,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 		Zone: zoneName(loc), ZoneNote: "UTC" + time.Now().In(loc).Format("-07:00"),
 		MinDate: time.Now().In(loc).Format(dateLayout), Errors: in.Errors, CanPublishNow: true,
 		Upload: mediaview.Upload{Action: pathMediaUpload, Init: pathMediaMultipart + "/init", Sign: pathMediaMultipart + "/sign",
-			Complete: pathMediaMultipart + "/complete", Abort: pathMediaMultipart + "/abort", Threshold: mediaDirectMax, Accept: mediaAccept},
+			Complete: pathMediaMultipart + "/complete", Abort: pathMediaMultipart + "/abort", Threshold: mediaDirectMax, Accept: mediaAccept(), Accepted: mediaAccepted()},
 	}
 	if cur != nil {
 		d.Title, d.Editing = "Edit post", true

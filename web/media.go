@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -44,7 +46,6 @@ const (
 	mediaFormLimit = "128M"
 	// headerHXTriggerID is the id of the element that made an htmx request.
 	headerHXTriggerID = "HX-Trigger"
-	mediaAccept       = "image/png,image/jpeg,image/gif,image/webp,video/mp4,video/quicktime,application/pdf"
 )
 
 // mediaShell is the frame of a media page: the shell plus the dialogs' script and media.js.
@@ -56,7 +57,13 @@ func (h *Handler) mediaShell(c echo.Context, title string) layout.Shell {
 
 // mediaFilters reads the grid's filters from the query (unknown values filter nothing).
 func mediaFilters(c echo.Context) mediaview.Filters {
-	f := mediaview.Filters{Team: strings.TrimSpace(c.QueryParam("teamId"))}
+	f := mediaview.Filters{Team: strings.TrimSpace(c.QueryParam("teamId")), Search: strings.TrimSpace(c.QueryParam("q"))}
+	if s := c.QueryParam("sort"); slices.Contains(app.UploadSorts, s) && s != app.UploadSorts[0] {
+		f.Sort = s
+	}
+	if utf8.RuneCountInString(f.Search) > app.MaxUploadName {
+		f.Search = string([]rune(f.Search)[:app.MaxUploadName]) // no name is longer
+	}
 	switch t := c.QueryParam("type"); t {
 	case "image", "video", "document":
 		f.Type = t
@@ -112,7 +119,7 @@ func (h *Handler) mediaPicker(c echo.Context) error {
 		if multiple {
 			m = "1"
 		}
-		return withQuery(pathMediaPicker, "name", name, "multiple", m, "type", f.Type, "status", f.Status, "teamId", f.Team, "page", strconv.Itoa(p))
+		return withQuery(pathMediaPicker, "name", name, "multiple", m, "q", f.Search, "type", f.Type, "status", f.Status, "teamId", f.Team, "sort", f.Sort, "page", strconv.Itoa(p))
 	}
 	g := mediaview.Grid{Items: items, Filters: f, Select: true, Name: name, Multiple: multiple, Page: n,
 		Action: templ.SafeURL(pathMediaPicker), Self: self(n), Selected: map[string]bool{}}
@@ -142,7 +149,7 @@ func (h *Handler) mediaLibrary(c echo.Context, f mediaview.Filters, n int) (medi
 		return mediaview.Library{}, err
 	}
 	self := func(p int) templ.SafeURL {
-		return withQuery(pathMedia, "type", f.Type, "status", f.Status, "teamId", f.Team, "page", strconv.Itoa(p))
+		return withQuery(pathMedia, "q", f.Search, "type", f.Type, "status", f.Status, "teamId", f.Team, "sort", f.Sort, "page", strconv.Itoa(p))
 	}
 	g := mediaview.Grid{Items: items, Filters: f, Page: n, Action: pathMedia, Self: self(n), Delete: pathMediaDelete}
 	if n > 1 {
@@ -161,7 +168,8 @@ func (h *Handler) mediaLibrary(c echo.Context, f mediaview.Filters, n int) (medi
 			Complete:  pathMediaMultipart + "/complete",
 			Abort:     pathMediaMultipart + "/abort",
 			Threshold: mediaDirectMax,
-			Accept:    mediaAccept,
+			Accept:    mediaAccept(),
+			Accepted:  mediaAccepted(),
 		},
 	}, nil
 }
@@ -169,7 +177,7 @@ func (h *Handler) mediaLibrary(c echo.Context, f mediaview.Filters, n int) (medi
 // mediaItems is page n of the uploads matching f, and whether a next page exists. A team that is
 // not the organization's is 404.
 func (h *Handler) mediaItems(c echo.Context, f mediaview.Filters, n int) ([]mediaview.Item, bool, error) {
-	uf := app.UploadFilter{Status: f.Status, IncludePosts: true}
+	uf := app.LibraryFilter{UploadFilter: app.UploadFilter{Status: f.Status, IncludePosts: true}, Search: f.Search, Sort: f.Sort}
 	if f.Type != "" {
 		uf.Types = []string{f.Type}
 	}
@@ -178,7 +186,7 @@ func (h *Handler) mediaItems(c echo.Context, f mediaview.Filters, n int) ([]medi
 	}
 	p := servicePage(n, mediaPageSize)
 	p.Limit++ // one more tells whether a next page exists
-	list, err := h.svc.ListUploads(c.Request().Context(), uf, p)
+	list, err := h.svc.ListUploadLibrary(c.Request().Context(), uf, p)
 	if err != nil {
 		return nil, false, pageError(err)
 	}
@@ -217,6 +225,10 @@ func mediaItem(c echo.Context, u app.Upload) mediaview.Item {
 		Created:   viewerDay(c, u.CreatedAt),
 		Used:      len(u.Posts) > 0,
 		Delete:    idURL(pathMedia, u.ID, suffixDelete),
+		Rename:    idURL(pathMedia, u.ID, suffixName),
+	}
+	if u.Name != nil {
+		it.Name = *u.Name
 	}
 	if u.URL != nil {
 		it.URL = *u.URL
@@ -236,7 +248,7 @@ func mediaItem(c echo.Context, u app.Upload) mediaview.Item {
 }
 
 var mimeLabels = map[string]string{
-	"image/png": "PNG image", "image/jpeg": "JPEG image", "image/gif": "GIF image", "image/webp": "WebP image",
+	"image/png": "PNG image", "image/jpeg": "JPEG image", "image/gif": "GIF image",
 	"video/mp4": "MP4 video", "video/quicktime": "MOV video", "application/pdf": "PDF document",
 }
 

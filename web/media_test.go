@@ -57,7 +57,7 @@ func pngBytes(t *testing.T, w, h int, noisy bool) []byte {
 
 func (b *testBundle) upload(t *testing.T, data []byte, mime string) *app.Upload {
 	t.Helper()
-	u, err := b.svc.CreateUpload(b.ctx(t), nil, bytes.NewReader(data), int64(len(data)), mime)
+	u, err := b.svc.CreateUpload(b.ctx(t), nil, bytes.NewReader(data), int64(len(data)), mime, "")
 	require.NoError(t, err)
 	return u
 }
@@ -179,7 +179,7 @@ func TestMediaUploadShowsInGrid(t *testing.T) {
 	// Each tile's checkbox is labelled by what it is.
 	check := first.Find(`input[type="checkbox"][name="ids"]`)
 	require.Equal(t, out.ID, check.AttrOr("value", ""))
-	require.Contains(t, doc.Find(`label[for="`+check.AttrOr("id", "")+`"]`).Text(), "Select PNG image, 8 × 2")
+	require.Contains(t, doc.Find(`label[for="`+check.AttrOr("id", "")+`"]`).Text(), "Select wide.png, PNG image, 8 × 2") // the name first
 	requireNoInlineStyleOrScript(t, doc)
 	// The thumbnail is served from its signed URL.
 	thumb, err := url.Parse(first.Find("img").AttrOr("src", ""))
@@ -273,7 +273,7 @@ func TestMediaFilters(t *testing.T) {
 	// Per team: uploads can belong to a team.
 	team := b.createTeam(t, "Acme Coffee")
 	data := pngBytes(t, 2, 2, false)
-	teamUp, err := b.svc.CreateUpload(b.ctx(t), &team.ID, bytes.NewReader(data), int64(len(data)), "image/png")
+	teamUp, err := b.svc.CreateUpload(b.ctx(t), &team.ID, bytes.NewReader(data), int64(len(data)), "image/png", "")
 	require.NoError(t, err)
 	doc = parse(t, b.get(t, "/media?teamId="+team.ID))
 	require.Equal(t, []string{teamUp.ID}, ids(doc))
@@ -361,7 +361,7 @@ func TestMediaOtherOrganizationIs404(t *testing.T) {
 	bp, err := a.svc.AuthenticateSession(ctx, bSess.User.ID, *bSess.CurrentOrganizationID, bSess.Generation)
 	require.NoError(t, err)
 	data := pngBytes(t, 9, 9, false)
-	theirs, err := a.svc.CreateUpload(app.WithPrincipal(ctx, bp), nil, bytes.NewReader(data), int64(len(data)), "image/png")
+	theirs, err := a.svc.CreateUpload(app.WithPrincipal(ctx, bp), nil, bytes.NewReader(data), int64(len(data)), "image/png", "")
 	require.NoError(t, err)
 
 	for _, tc := range []struct{ method, path string }{

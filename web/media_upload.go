@@ -89,7 +89,7 @@ func (h *Handler) mediaUpload(c echo.Context) error {
 		if err != nil {
 			return fmt.Errorf("web: media upload: %w", err)
 		}
-		u, err := h.svc.CreateUpload(ctx, team, f, fh.Size, fh.Header.Get(echo.HeaderContentType))
+		u, err := h.svc.CreateUpload(ctx, team, f, fh.Size, fh.Header.Get(echo.HeaderContentType), fh.Filename)
 		_ = f.Close()
 		if err != nil {
 			return h.uploadRefused(c, err)
@@ -122,10 +122,11 @@ func (h *Handler) uploadRefused(c echo.Context, err error) error {
 	return h.renderMedia(c, http.StatusUnprocessableEntity, d)
 }
 
-// mediaMultipartInit serves POST /media/multipart/init (JSON: mimeType, fileSize, teamId): the
+// mediaMultipartInit serves POST /media/multipart/init (JSON: fileName, mimeType, fileSize, teamId): the
 // upload id, the part size and a signed URL for every part.
 func (h *Handler) mediaMultipartInit(c echo.Context) error {
 	var in struct {
+		FileName string `json:"fileName"`
 		MimeType string `json:"mimeType"`
 		FileSize int64  `json:"fileSize"`
 		TeamID   string `json:"teamId"`
@@ -133,7 +134,7 @@ func (h *Handler) mediaMultipartInit(c echo.Context) error {
 	if err := c.Bind(&in); err != nil {
 		return err
 	}
-	m, err := h.svc.InitMultipartUpload(c.Request().Context(), optionalTeam(in.TeamID), in.MimeType, in.FileSize)
+	m, err := h.svc.InitMultipartUpload(c.Request().Context(), optionalTeam(in.TeamID), in.FileName, in.MimeType, in.FileSize)
 	if err != nil {
 		return jsonError(c, err)
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -78,6 +79,13 @@ func notificationItem(c echo.Context, it app.Notification) notifications.Item {
 		MarkURL: idURL(pathNotifications, it.ID, "/read")}
 	if it.Link != nil && safeNext(*it.Link) == *it.Link {
 		out.Link = templ.SafeURL(*it.Link)
+	}
+	if at, ok := it.Data["resolvedAt"].(string); ok {
+		out.Resolved = "Published after a retry"
+		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+			out.Resolved += ", " + viewerMoment(c, t)
+		}
+		out.Resolved += "."
 	}
 	return out
 }

@@ -163,6 +163,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.POST(pathMediaDelete, h.mediaDelete, signedIn...).Name = routeMediaDelete
 	e.GET(pathMediaOne+suffixDelete, h.mediaOneDeleteConfirm, signedIn...).Name = routeMediaOneConfirm
 	e.POST(pathMediaOne+suffixDelete, h.mediaOneDelete, signedIn...).Name = routeMediaOneDelete
+	e.POST(pathMediaOne+suffixName, h.mediaRename, signedIn...).Name = routeMediaRename
 
 	// Webhooks (webhooks.go): list, create, edit, secret, test, deliveries.
 	e.GET(pathWebhooks, h.webhooksList, signedIn...).Name = areaWebhooks

@@ -168,6 +168,8 @@ func auditSentence(it app.AuditLogItem) auditWords {
 		did = "uploaded " + article(orElse(meta("type"), "file"))
 	case "upload.deleted":
 		did = "deleted an upload"
+	case "upload.renamed":
+		did = "renamed an upload to “" + meta("name") + "”"
 	case "upload.started":
 		did = "started an upload"
 	case "upload.aborted":

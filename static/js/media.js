@@ -212,7 +212,7 @@
     var form = this.form;
     var team = this.team();
     var mime = file.type || "application/octet-stream";
-    return postJSON(form.getAttribute("data-init"), { mimeType: mime, fileSize: file.size, teamId: team }).then(function (m) {
+    return postJSON(form.getAttribute("data-init"), { fileName: file.name, mimeType: mime, fileSize: file.size, teamId: team }).then(function (m) {
       var etags = [];
       var urls = {};
       m.parts.forEach(function (p) { urls[p.partNumber] = p.url; });

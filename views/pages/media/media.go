@@ -17,6 +17,7 @@ const ChangedEvent = "mediaChanged"
 // Item is one upload in the grid.
 type Item struct {
 	ID         string
+	Name       string // the file's name; "" for uploads from before names were kept
 	Kind       string // image | video | document
 	TypeLabel  string // "PNG image", "MP4 video", "PDF document"
 	Mime       string
@@ -28,11 +29,23 @@ type Item struct {
 	Created    string
 	Used       bool
 	Delete     templ.SafeURL
+	Rename     templ.SafeURL // POST name=…: the name field again (htmx) or the library
+}
+
+// Title is what the item is called: its name, else its type.
+func (i Item) Title() string {
+	if i.Name != "" {
+		return i.Name
+	}
+	return i.TypeLabel
 }
 
 // Alt describes the item for assistive technology: its type and measurements.
 func (i Item) Alt() string {
 	s := i.TypeLabel
+	if i.Name != "" {
+		s = i.Name + ", " + s
+	}
 	if i.Dimensions != "" {
 		s += ", " + i.Dimensions
 	}
@@ -52,10 +65,12 @@ type Filters struct {
 	Type   string // "" | image | video | document
 	Status string // "" | USED | UNUSED
 	Team   string // "" or a team id
+	Search string // a part of the name
+	Sort   string // "" (newest) | oldest | name | size: an order, not a filter
 }
 
 // Any reports whether a filter is set.
-func (f Filters) Any() bool { return f.Type != "" || f.Status != "" || f.Team != "" }
+func (f Filters) Any() bool { return f.Type != "" || f.Status != "" || f.Team != "" || f.Search != "" }
 
 // Upload are the endpoints and settings of the upload script (static/js/media.js).
 type Upload struct {
@@ -66,6 +81,7 @@ type Upload struct {
 	Abort     string        // POST JSON: abort
 	Threshold int64         // files larger than this go browser → signed URLs, in parts
 	Accept    string        // the file input's accept
+	Accepted  string        // the accepted types in words ("JPEG, PNG or GIF images, …")
 	Message   string        // a refusal of the no-JavaScript form
 }
 
@@ -97,3 +113,6 @@ var TypeOptions = []Option{{"", "All types"}, {"image", "Images"}, {"video", "Vi
 
 // StatusOptions are the used/unused filter's choices.
 var StatusOptions = []Option{{"", "Used and unused"}, {"USED", "Used in posts"}, {"UNUSED", "Not used yet"}}
+
+// SortOptions are the grid's orders.
+var SortOptions = []Option{{"", "Newest first"}, {"oldest", "Oldest first"}, {"name", "Name (A–Z)"}, {"size", "Largest first"}}

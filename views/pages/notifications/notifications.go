@@ -29,6 +29,9 @@ type Item struct {
 	At      string
 	Read    bool
 	MarkURL templ.SafeURL // POST
+	// Resolved says when a failure stopped mattering ("Published after a retry on …"); "" while it
+	// still does.
+	Resolved string
 }
 
 func itemID(id string) string { return "notification-" + id }
