@@ -20,16 +20,17 @@ var demoVideo []byte
 
 // demoPicture is one image of the demo library: a two-colour gradient with a sun, drawn in Go.
 type demoPicture struct {
+	name     string
 	from, to color.RGBA
 	png      bool
 }
 
 var demoPictures = []demoPicture{
-	{from: color.RGBA{255, 183, 77, 255}, to: color.RGBA{229, 57, 53, 255}},             // sunset
-	{from: color.RGBA{129, 212, 250, 255}, to: color.RGBA{21, 101, 192, 255}},           // sea
-	{from: color.RGBA{197, 225, 165, 255}, to: color.RGBA{46, 125, 50, 255}},            // meadow
-	{from: color.RGBA{206, 147, 216, 255}, to: color.RGBA{74, 20, 140, 255}, png: true}, // dusk (PNG)
-	{from: color.RGBA{255, 245, 157, 255}, to: color.RGBA{255, 143, 0, 255}, png: true}, // noon (PNG)
+	{name: "sunset-terrace.jpg", from: color.RGBA{255, 183, 77, 255}, to: color.RGBA{229, 57, 53, 255}},
+	{name: "harbour-morning.jpg", from: color.RGBA{129, 212, 250, 255}, to: color.RGBA{21, 101, 192, 255}},
+	{name: "meadow-picnic.jpg", from: color.RGBA{197, 225, 165, 255}, to: color.RGBA{46, 125, 50, 255}},
+	{name: "dusk-menu.png", from: color.RGBA{206, 147, 216, 255}, to: color.RGBA{74, 20, 140, 255}, png: true},
+	{name: "noon-special.png", from: color.RGBA{255, 245, 157, 255}, to: color.RGBA{255, 143, 0, 255}, png: true},
 }
 
 // DemoUploads is how many files the demo library holds (the pictures and the video).
@@ -71,11 +72,11 @@ func (s *Service) demoMedia(ctx context.Context, d *DemoSeed) error {
 		if err != nil {
 			return fmt.Errorf("demo picture: %w", err)
 		}
-		if _, err := s.CreateUpload(ctx, &d.TeamID, bytes.NewReader(b), int64(len(b)), mime); err != nil {
+		if _, err := s.CreateUpload(ctx, &d.TeamID, bytes.NewReader(b), int64(len(b)), mime, p.name); err != nil {
 			return fmt.Errorf("demo picture: %w", err)
 		}
 	}
-	if _, err := s.CreateUpload(ctx, &d.TeamID, bytes.NewReader(demoVideo), int64(len(demoVideo)), "video/mp4"); err != nil {
+	if _, err := s.CreateUpload(ctx, &d.TeamID, bytes.NewReader(demoVideo), int64(len(demoVideo)), "video/mp4", "coffee-pour.mp4"); err != nil {
 		return fmt.Errorf("demo video: %w", err)
 	}
 	return nil

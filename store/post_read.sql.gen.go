@@ -265,7 +265,7 @@ func (q *Queries) ReadPostTeamAccounts(ctx context.Context, arg ReadPostTeamAcco
 }
 
 const readPostUploadLinks = `-- name: ReadPostUploadLinks :many
-SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at, u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
+SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at, u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at, u.name FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
 WHERE u.organization_id = $1 AND u.deleted_at IS NULL AND pu.post_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL
 ORDER BY pu.created_at, pu.upload_id
 `
@@ -300,6 +300,7 @@ type ReadPostUploadLinksRow struct {
 	UpdatedAt_2    time.Time
 	DeletedAt_2    *time.Time
 	PurgedAt       *time.Time
+	Name           *string
 }
 
 // The posts' upload links with their live uploads (a link to a deleted upload is not shown).
@@ -337,6 +338,7 @@ func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLin
 			&i.UpdatedAt_2,
 			&i.DeletedAt_2,
 			&i.PurgedAt,
+			&i.Name,
 		); err != nil {
 			return nil, err
 		}
