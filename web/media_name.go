@@ -45,19 +45,19 @@ func mediaAccepted() string {
 	}
 	var parts []string
 	if len(images) > 0 {
-		parts = append(parts, orList(images)+" images")
+		parts = append(parts, joinOr(images)+" images")
 	}
 	if len(videos) > 0 {
-		parts = append(parts, orList(videos)+" videos")
+		parts = append(parts, joinOr(videos)+" videos")
 	}
 	if len(docs) > 0 {
-		parts = append(parts, orList(docs)+" documents")
+		parts = append(parts, joinOr(docs)+" documents")
 	}
 	return "Crier takes " + strings.Join(parts, ", ")
 }
 
-// orList joins words as people do: "A", "A or B", "A, B or C".
-func orList(w []string) string {
+// joinOr joins words as people do: "A", "A or B", "A, B or C".
+func joinOr(w []string) string {
 	if len(w) == 1 {
 		return w[0]
 	}
