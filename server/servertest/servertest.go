@@ -64,7 +64,7 @@ func Start(t testing.TB, opts ...Options) *Server {
 		// Tests and benchmarks call far faster than a client may; the limiter still runs. Tests of
 		// the limits set their own (server/ratelimit_test.go).
 		"CRIER_RATE_LIMITS": "1000000/1s",
-		"CRIER_ENV":          "development", // the dev mailbox and the dev secret; tests override it
+		"CRIER_ENV":         "development", // the dev mailbox and the dev secret; tests override it
 	}
 	workers := true
 	var lease time.Duration
