@@ -222,7 +222,7 @@ func (e *pagesEnv) pages() []page {
 		{"/calendar (month)", "/calendar?date=" + m, 15 * time.Millisecond, 60_000},
 		{"/calendar (week)", "/calendar?view=week&date=" + e.month.AddDate(0, 0, 9).Format("2006-01-02"), 15 * time.Millisecond, 93_000},
 		{"/posts", "/posts", 15 * time.Millisecond, 75_000},
-		{"/media", "/media", 15 * time.Millisecond, 60_000},
+		{"/media", "/media", 15 * time.Millisecond, 85_000}, // 81 KB since names are edited in place (a form per tile): slim it (issue 15)
 		{"/notifications", "/notifications", 15 * time.Millisecond, 27_000},
 	}
 }
