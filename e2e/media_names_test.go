@@ -51,4 +51,20 @@ func TestMediaNamesJourney(t *testing.T) {
 	_, err = p.GetByTestId("filter-sort").SelectOption(playwright.SelectOptionValues{Values: &[]string{"size"}})
 	require.NoError(t, err)
 	require.NoError(t, expect.Locator(names.First()).ToHaveValue("b-roll.png"))
+
+	// Rename in place: Enter saves; an empty name is refused beside the field, what was typed kept.
+	field := p.GetByTestId("media-name-field").First()
+	require.NoError(t, names.First().Fill("B-roll, harbour"))
+	require.NoError(t, names.First().Press("Enter"))
+	require.NoError(t, expect.Locator(field.GetByTestId("media-name-saved")).ToBeVisible())
+	require.NoError(t, expect.Locator(names.First()).ToHaveValue("B-roll, harbour"))
+	require.NoError(t, names.First().Fill(""))
+	require.NoError(t, names.First().Press("Enter"))
+	require.NoError(t, expect.Locator(field.GetByTestId("media-name-error")).ToHaveText("A name is required"))
+	require.NoError(t, expect.Locator(names.First()).ToHaveValue(""))
+	require.NoError(t, expect.Locator(field.GetByTestId("media-name-saved")).ToHaveCount(0))
+	shot(t, b, "media-names-rename-refused")
+	_, err = p.Reload()
+	require.NoError(t, err)
+	require.NoError(t, expect.Locator(p.Locator(`input[data-testid="media-name"][value="B-roll, harbour"]`)).ToHaveCount(1))
 }
