@@ -66,10 +66,7 @@ func (s *Service) Overview(ctx context.Context) (*Overview, error) {
 		return nil, fmt.Errorf("app: overview posts: %w", err)
 	}
 	for _, r := range posts {
-		op := OverviewPost{ID: r.ID, Title: r.Title, PostDate: r.PostDate, Error: r.Error}
-		for _, t := range r.SocialAccountTypes {
-			op.Networks = append(op.Networks, Network(t))
-		}
+		op := OverviewPost{ID: r.ID, Title: r.Title, PostDate: r.PostDate, Error: r.Error, Networks: networksOf(r.SocialAccountTypes)}
 		if r.List == "upcoming" {
 			ov.Upcoming = append(ov.Upcoming, op)
 		} else {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"sort"
@@ -54,7 +55,7 @@ func (h *Handler) auditLogShow(c echo.Context) error {
 		if a.Type == "API_KEY" {
 			label = "API key “" + a.Name + "”"
 		}
-		d.Actors = append(d.Actors, settings.AuditOption{Value: a.ID, Label: orElse(label, "Someone")})
+		d.Actors = append(d.Actors, settings.AuditOption{Value: a.ID, Label: cmp.Or(label, "Someone")})
 	}
 	for _, k := range auditActionKinds {
 		d.Kinds = append(d.Kinds, settings.AuditOption{Value: k.Prefix, Label: k.Label})

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -55,13 +56,13 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	named := func(noun string, recorded ...string) string {
 		name := ""
 		for _, k := range recorded {
-			name = orElse(name, meta(k))
+			name = cmp.Or(name, meta(k))
 		}
-		name = orElse(name, it.TargetName)
+		name = cmp.Or(name, it.TargetName)
 		if name == "" {
 			return article(noun)
 		}
-		return "the " + noun + " “" + shorten(name, 60) + "”"
+		return "the " + noun + " “" + excerpt(name, 60) + "”"
 	}
 	network := func() string {
 		if n := app.Network(meta("type")); n != "" {
@@ -73,7 +74,7 @@ func auditSentence(it app.AuditLogItem) auditWords {
 		if it.TargetName == "" {
 			return "a " + network() + "account"
 		}
-		return "the " + network() + "account “" + shorten(it.TargetName, 60) + "”"
+		return "the " + network() + "account “" + excerpt(it.TargetName, 60) + "”"
 	}
 	var did string
 	switch it.Action {
@@ -93,7 +94,7 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	case "post.rejected":
 		did = "sent back " + named("post")
 		if n := meta("note"); n != "" {
-			did += ": “" + shorten(n, 80) + "”"
+			did += ": “" + excerpt(n, 80) + "”"
 		}
 	case "comment.created":
 		did = "wrote a comment"
@@ -106,7 +107,7 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	case app.EventTeamCreated:
 		did = "created " + named("team", "name")
 	case app.EventTeamUpdated:
-		did = "renamed the team to “" + shorten(meta("name"), 60) + "”"
+		did = "renamed the team to “" + excerpt(meta("name"), 60) + "”"
 		if meta("name") == "" {
 			did = "changed " + named("team")
 		}
@@ -119,29 +120,29 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	case "api_key.deleted":
 		did = "deleted " + named("API key", "name")
 	case "webhook.created":
-		did = "added a webhook to " + orElse(meta("url"), it.TargetName)
+		did = "added a webhook to " + cmp.Or(meta("url"), it.TargetName)
 	case "webhook.updated":
-		did = "changed the webhook to " + orElse(meta("url"), it.TargetName)
+		did = "changed the webhook to " + cmp.Or(meta("url"), it.TargetName)
 	case "webhook.deleted":
-		did = "deleted the webhook to " + orElse(meta("url"), it.TargetName)
+		did = "deleted the webhook to " + cmp.Or(meta("url"), it.TargetName)
 	case "webhook.secret_rotated":
-		did = "rotated the signing secret of the webhook to " + orElse(it.TargetName, "a URL")
+		did = "rotated the signing secret of the webhook to " + cmp.Or(it.TargetName, "a URL")
 	case "webhook.tested":
-		did = "sent a test event to " + orElse(it.TargetName, "a webhook")
+		did = "sent a test event to " + cmp.Or(it.TargetName, "a webhook")
 	case "webhook.delivery_resent":
-		did = "resent a delivery to " + orElse(it.TargetName, "a webhook")
+		did = "resent a delivery to " + cmp.Or(it.TargetName, "a webhook")
 	case "webhook.deactivated":
-		did = "turned off the webhook to " + orElse(meta("url"), it.TargetName) + " after it kept failing"
+		did = "turned off the webhook to " + cmp.Or(meta("url"), it.TargetName) + " after it kept failing"
 	case "member.role_changed":
-		did = "changed " + possessive(orElse(it.TargetName, meta("email"), "a member")) + " role from " + roleWord(meta("from")) + " to " + roleWord(meta("to"))
+		did = "changed " + possessive(cmp.Or(it.TargetName, meta("email"), "a member")) + " role from " + roleWord(meta("from")) + " to " + roleWord(meta("to"))
 	case "member.removed":
-		did = "removed " + orElse(it.TargetName, meta("email"), "a member") + " from the organization"
+		did = "removed " + cmp.Or(it.TargetName, meta("email"), "a member") + " from the organization"
 	case "invitation.created":
-		did = "invited " + orElse(meta("email"), it.TargetName, "someone") + " as " + roleWord(meta("role"))
+		did = "invited " + cmp.Or(meta("email"), it.TargetName, "someone") + " as " + roleWord(meta("role"))
 	case "invitation.refreshed":
-		did = "sent a new invitation to " + orElse(meta("email"), it.TargetName, "someone")
+		did = "sent a new invitation to " + cmp.Or(meta("email"), it.TargetName, "someone")
 	case "invitation.revoked":
-		did = "revoked the invitation of " + orElse(meta("email"), it.TargetName, "someone")
+		did = "revoked the invitation of " + cmp.Or(meta("email"), it.TargetName, "someone")
 	case "invitation.accepted":
 		did = "joined the organization as " + roleWord(meta("role"))
 	case "user.signed_up":
@@ -165,7 +166,7 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	case "organization.deleted":
 		did = "deleted " + named("organization")
 	case "upload.created":
-		did = "uploaded " + article(orElse(meta("type"), "file"))
+		did = "uploaded " + article(cmp.Or(meta("type"), "file"))
 	case "upload.deleted":
 		did = "deleted an upload"
 	case "upload.renamed":
@@ -212,7 +213,7 @@ func auditSentence(it app.AuditLogItem) auditWords {
 	default:
 		did = "did “" + it.Action + "”"
 		if it.TargetName != "" {
-			did += " on “" + shorten(it.TargetName, 60) + "”"
+			did += " on “" + excerpt(it.TargetName, 60) + "”"
 		}
 	}
 	return auditWords{Actor: auditActor(it), Did: did}
@@ -233,12 +234,7 @@ var auditActionKinds = []struct{ Label, Prefix string }{
 	{"Sign-in and profile", "user."},
 }
 
-func article(noun string) string {
-	if noun != "" && strings.ContainsRune("aeiouAEIOU", rune(noun[0])) {
-		return "an " + noun
-	}
-	return "a " + noun
-}
+func article(noun string) string { return mediaArticle(noun) + " " + noun }
 
 func possessive(name string) string {
 	if strings.HasSuffix(name, "s") {
@@ -252,21 +248,4 @@ func roleWord(role string) string {
 		return "a member"
 	}
 	return strings.ToLower(role)
-}
-
-// orElse is the first non-empty value.
-func orElse(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-func shorten(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

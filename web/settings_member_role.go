@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,7 +34,7 @@ func (h *Handler) memberRoleConfirm(c echo.Context) error {
 func memberRoleConfirmation(m app.Member, role app.Role) components.Confirm {
 	name := personName(m.FirstName, m.LastName, m.Email)
 	label := settings.RoleLabel(string(role))
-	text := name + " becomes " + article(lowerFirst(label)) + ". "
+	text := name + " becomes " + article(strings.ToLower(label)) + ". "
 	switch role {
 	case app.RoleOwner:
 		text += "Owners can do everything, billing and deleting the organization included, and grant or remove the Owner role."
@@ -44,9 +45,9 @@ func memberRoleConfirmation(m app.Member, role app.Role) components.Confirm {
 	}
 	return components.Confirm{
 		ID:     "confirm-member-role",
-		Title:  "Make " + name + " " + article(lowerFirst(label)) + "?",
+		Title:  "Make " + name + " " + article(strings.ToLower(label)) + "?",
 		Text:   text,
-		Button: "Make " + lowerFirst(label),
+		Button: "Make " + strings.ToLower(label),
 		Action: idURL(pathMembers, m.ID, suffixRole),
 		Cancel: pathMembers,
 		Icon:   "teams",
@@ -73,13 +74,6 @@ func (h *Handler) memberRoleDialog(c echo.Context) error {
 		return flashRedirect(c, msg, pathMembers)
 	}
 	return dialogDone(c, msg, eventMembersChanged)
-}
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return string(s[0]|0x20) + s[1:]
 }
 
 // memberRole serves POST /settings/members/:id/role: from the confirmation dialog (memberRoleDialog),
