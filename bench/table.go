@@ -41,6 +41,16 @@ func (t *Table) Rows() []Row {
 	return append([]Row(nil), t.rows...)
 }
 
+// AllMet says whether every row meets its target.
+func (t *Table) AllMet() bool {
+	for _, r := range t.Rows() {
+		if !r.Met {
+			return false
+		}
+	}
+	return true
+}
+
 // Markdown renders | what | target | Crier | bare | ratio | met |.
 func (t *Table) Markdown() string {
 	var b strings.Builder

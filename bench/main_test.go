@@ -1,0 +1,23 @@
+package bench
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// results gathers every benchmark's rows (API, pages, publishing); TestMain prints them as one
+// table when the run ends, so `make bench` answers with a single table of figures beside targets.
+var results = &Table{}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if len(results.Rows()) > 0 {
+		fmt.Fprintln(os.Stdout)
+		results.Print(os.Stdout)
+		if !results.AllMet() {
+			fmt.Fprintln(os.Stdout, "\nsome targets are not met (met = no)")
+		}
+	}
+	os.Exit(code)
+}
