@@ -113,7 +113,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		if derr != nil {
 			return derr
 		}
-		d.Checked = in.Action
+		d.Checked, d.Rev = in.Action, in.Rev+1
 		if message != "" {
 			d.Message = message
 		} else if len(d.Errors) > 0 || len(d.Checks) > 0 {

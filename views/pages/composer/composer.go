@@ -73,9 +73,12 @@ type Data struct {
 	Message string            // a refusal not tied to a field (quota, role)
 	// Attention: Message only says fields are marked (it goes once they are fixed).
 	Attention bool
-	Checked   string     // the action of the refused save, whose checks the live checks repeat
-	Checks    []NetCheck // the networks' media rules the form breaks, beside the networks
-	Note      string     // the reviewer's note of a post sent back to draft
+	Checked   string // the action of the refused save, whose checks the live checks repeat
+	// Rev is the form's revision, which each refused save's answer raises; a preview echoes the
+	// one it was sent with, and composer.js drops a live block from a form since replaced.
+	Rev    int
+	Checks []NetCheck // the networks' media rules the form breaks, beside the networks
+	Note   string     // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
 	Cards         []Card
