@@ -19,11 +19,13 @@ const (
 	pathComposerPreview = pathComposer + "/preview"
 	pathComposerMedia   = pathComposer + "/media"
 	pathComposerSlides  = pathComposer + "/slides"
+	pathComposerConvert = pathComposer + "/convert"
 
 	routeComposerSave    = "composer.save"
 	routeComposerPreview = "composer.preview"
 	routeComposerMedia   = "composer.media"
 	routeComposerSlides  = "composer.slides"
+	routeComposerConvert = "composer.convert"
 )
 
 // composerShell is the frame of the composer: the shell plus the upload script and composer.js

@@ -47,6 +47,8 @@ type Data struct {
 	Self     templ.SafeURL // GET: the composer (the team switch)
 	Back     templ.SafeURL // cancel: the post's page or the calendar
 	Editing  bool
+	PostID   string // the post being edited (the form's postId: a conversion re-renders its composer)
+	Convert  string // POST: JPEG copies of PNG uploads replace them in the form (htmx)
 
 	Teams   []Option
 	TeamID  string
@@ -187,6 +189,7 @@ type NetCheck struct {
 type CheckItem struct {
 	Text                        string
 	FixName, FixValue, FixLabel string
+	Convert                     string // the PNG uploads (ids, space-separated) "Convert to JPEG" replaces
 }
 
 // Counter is a network's character count of its text.
