@@ -27,10 +27,13 @@ type DemoPosts interface {
 	GetPost(ctx context.Context, id string) (*Post, error)
 }
 
-// DemoNetworks are the sandbox networks the demo team connects. Not Mastodon: the sandbox forgets
-// the app Crier registered on the server when the process stops, and Crier keeps using it, so a
-// reconnect after a restart would be refused.
-var DemoNetworks = []Network{Twitter, LinkedIn, Threads, Bluesky}
+// DemoNetworks are the sandbox networks the demo team connects.
+var DemoNetworks = []Network{Twitter, LinkedIn, Threads, Bluesky, Mastodon}
+
+// DemoMastodonServer is the server the demo names for Mastodon, as a user would: the sandbox
+// serves any server name from its twin (and Crier registers its app there again after a restart,
+// when the twin has forgotten it).
+const DemoMastodonServer = "mastodon.social"
 
 // Demo sizes, which the seeding test checks.
 const (
@@ -81,7 +84,11 @@ func (s *Service) demoAccounts(ctx context.Context, d *DemoSeed) error {
 			}
 			continue
 		}
-		authURL, err := s.ConnectSocialAccount(ctx, ConnectParams{Type: n, TeamID: d.TeamID, RedirectURL: s.opts.BaseURL + "/"})
+		p := ConnectParams{Type: n, TeamID: d.TeamID, RedirectURL: s.opts.BaseURL + "/"}
+		if s.Network(n).NeedsServer {
+			p.ServerURL = DemoMastodonServer
+		}
+		authURL, err := s.ConnectSocialAccount(ctx, p)
 		if err != nil {
 			return fmt.Errorf("connect %s: %w", n, err)
 		}
@@ -94,11 +101,30 @@ func (s *Service) demoAccounts(ctx context.Context, d *DemoSeed) error {
 		if err != nil || res.StatusCode != http.StatusFound {
 			return fmt.Errorf("connect %s: the sandbox's consent answered %s", n, res.Status)
 		}
-		if r := s.CompleteConnect(ctx, n, back.Query()); r.Err != nil {
+		r := s.CompleteConnect(ctx, n, back.Query())
+		if r.Err != nil {
 			return fmt.Errorf("connect %s: %w", n, r.Err)
+		}
+		if err := s.demoChannel(ctx, d, r.Account); err != nil {
+			return fmt.Errorf("connect %s: %w", n, err)
 		}
 	}
 	return nil
+}
+
+// demoChannel chooses the first channel of an account that publishes to a chosen one (LinkedIn's
+// page), as the user would on the accounts page, so the account is ready. A choice is kept, and
+// chosen again: a reconnect shows the connected user's name beside the kept page.
+func (s *Service) demoChannel(ctx context.Context, d *DemoSeed, a *SocialAccount) error {
+	if a == nil || len(a.Channels) == 0 || s.Network(a.Type).Channels != ChannelsSelect {
+		return nil
+	}
+	id := a.Channels[0].ID
+	if a.ProviderPageID != nil {
+		id = *a.ProviderPageID
+	}
+	_, err := s.SetChannel(ctx, d.TeamID, a.Type, id)
+	return err
 }
 
 // demoPasswordConnect signs in with an app password, as /connect/bluesky does (the sandbox

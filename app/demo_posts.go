@@ -29,11 +29,11 @@ var (
 	demoMonth   = []demoPost{
 		{days: -26, hour: 9, networks: []Network{Twitter, LinkedIn}, title: "Spring menu", text: "Our spring menu is here: rhubarb tart, cold brew tonic and a new oat flat white.", media: []int{0}},
 		{days: -23, hour: 14, networks: []Network{Threads}, title: "Behind the counter", text: "Meet Lee, who has roasted every bean we sold this year.", media: []int{1}},
-		{days: -19, hour: 10, networks: []Network{Bluesky, LinkedIn}, title: "Opening hours", text: "From Monday we open at 7:00 on weekdays. See you early!"},
+		{days: -19, hour: 10, networks: []Network{Bluesky, LinkedIn, Mastodon}, title: "Opening hours", text: "From Monday we open at 7:00 on weekdays. See you early!"},
 		{days: -16, hour: 16, networks: []Network{Twitter, Threads}, title: "Latte art", text: "Thirty seconds of latte art, slowed down.", media: []int{5}},
 		{days: -12, hour: 11, networks: []Network{LinkedIn}, title: "Local farms", text: "Every pastry uses milk and butter from two farms within 40 km.", media: []int{2}},
 		{days: -8, hour: 9, networks: []Network{Twitter, Bluesky}, title: "Loyalty card", text: "The tenth coffee is on us — ask for a card at the till."},
-		{days: -5, hour: 15, networks: []Network{Threads, LinkedIn}, title: "Rainy day", text: "Rainy day, warm window seats. Come in and dry off.", media: []int{3}},
+		{days: -5, hour: 15, networks: []Network{Threads, LinkedIn, Mastodon}, title: "Rainy day", text: "Rainy day, warm window seats. Come in and dry off.", media: []int{3}},
 		{days: -2, hour: 12, networks: []Network{Twitter, LinkedIn, Bluesky}, title: "Weekend brunch", text: "Brunch is back on Saturdays, 9 to 14. Pancakes included.", media: []int{4}},
 	}
 	demoUpcoming = []demoPost{
@@ -41,10 +41,10 @@ var (
 		{days: 3, hour: 11, networks: []Network{Threads, Bluesky}, title: "New mugs", text: "Hand-thrown mugs from a potter down the street, now on the shelf.", media: []int{0}},
 		{days: 4, hour: 10, networks: []Network{Twitter, Threads, LinkedIn}, title: "Summer hiring", text: "We are hiring two baristas for the summer. Apply in store.", status: PostReview},
 		{days: 6, hour: 15, networks: []Network{LinkedIn}, title: "Playlist", text: "What we play on Sunday mornings: our playlist, track by track.", media: []int{1}},
-		{days: 9, hour: 9, networks: []Network{Twitter, Bluesky}, title: "Cold brew season", text: "Cold brew season starts now. Bring your own bottle, get 10% off."},
+		{days: 9, hour: 9, networks: []Network{Twitter, Bluesky, Mastodon}, title: "Cold brew season", text: "Cold brew season starts now. Bring your own bottle, get 10% off."},
 		{days: 13, hour: 12, networks: []Network{Threads}, title: "Pastry of the week", text: "Pastry of the week: cardamom bun, baked at 6 every morning.", media: []int{2}},
 		{days: 17, hour: 16, networks: []Network{Twitter, LinkedIn}, title: "Open mic", text: "Open mic night on Friday the 20th. Sign up at the counter.", media: []int{4}},
-		{days: 24, hour: 10, networks: []Network{Twitter, Threads, Bluesky, LinkedIn}, title: "One year", text: "One year on this corner. Thank you — cake for everyone on Sunday.", media: []int{3}},
+		{days: 24, hour: 10, networks: []Network{Twitter, Threads, Bluesky, LinkedIn, Mastodon}, title: "One year", text: "One year on this corner. Thank you — cake for everyone on Sunday.", media: []int{3}},
 	}
 )
 

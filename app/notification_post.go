@@ -65,8 +65,8 @@ func postFailedNotification(payload []byte) *NotificationParams {
 }
 
 // resolvePostFailures marks the failed-publish notifications of a post that is now POSTED resolved,
-// in the transaction that emits its event. Only a retried post can have failed before, so a post
-// published at its first attempt costs no statement.
+// in the transaction that emits its event. Only a post that may have failed before costs the
+// statement (failedBefore).
 func (s *Service) resolvePostFailures(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any) error {
 	if kind != EventPostPublished {
 		return nil
@@ -78,7 +78,7 @@ func (s *Service) resolvePostFailures(ctx context.Context, tx pgx.Tx, orgID, kin
 	case *Post:
 		p = v
 	}
-	if p == nil || p.Status != PostPosted || p.RetryCount == 0 {
+	if p == nil || p.Status != PostPosted || !failedBefore(p) {
 		return nil
 	}
 	_, err := s.q.WithTx(tx).ResolvePostFailedNotifications(ctx, store.ResolvePostFailedNotificationsParams{
@@ -87,6 +87,22 @@ func (s *Service) resolvePostFailures(ctx context.Context, tx pgx.Tx, orgID, kin
 		return fmt.Errorf("app: resolve post notifications: %w", err)
 	}
 	return nil
+}
+
+// failedBefore says whether a POSTED post may have failed before: it was retried, or a network
+// took more than one attempt — a failed post edited and rescheduled after its account was
+// reconnected keeps its retry count at 0, but its failed target's attempts add up. A post
+// published at the first attempt everywhere answers false.
+func failedBefore(p *Post) bool {
+	if p.RetryCount > 0 {
+		return true
+	}
+	for _, t := range p.Targets {
+		if t.Kind == TargetPost && t.Attempts > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // DisplayNameOr is the network's common name, else its value.

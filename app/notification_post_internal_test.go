@@ -23,3 +23,19 @@ func TestPostFailedNotificationWording(t *testing.T) {
 	n = postFailedNotification([]byte(`{"id":"p3","status":"ERROR"}`))
 	require.Equal(t, "A post failed to publish", n.Title)
 }
+
+// A failed post published later resolves its notification whether it was retried or edited and
+// rescheduled (its failed network's attempts add up); a first-attempt post costs no statement.
+func TestFailedBefore(t *testing.T) {
+	posted := func(retries int, attempts ...int) *Post {
+		p := &Post{Status: PostPosted, RetryCount: retries}
+		for _, a := range attempts {
+			p.Targets = append(p.Targets, PostTarget{Kind: TargetPost, Status: PostPosted, Attempts: a})
+		}
+		return p
+	}
+	require.False(t, failedBefore(posted(0, 1, 1)))
+	require.True(t, failedBefore(posted(1, 1)), "retried")
+	require.True(t, failedBefore(posted(0, 1, 2)), "edited and rescheduled: its failed network's second attempt")
+	require.False(t, failedBefore(&Post{Status: PostPosted, Targets: []PostTarget{{Kind: TargetFirstComment, Attempts: 3}, {Kind: TargetPost, Attempts: 1}}}))
+}

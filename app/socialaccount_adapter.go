@@ -1,7 +1,6 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -303,14 +302,13 @@ func channelModeOf(a Adapter) ChannelMode {
 }
 
 // NetworkInfo is what the dashboard needs to offer a network: whether it can be connected here,
-// what its channels mean, and the server a Mastodon connect suggests (the sandbox's own, with
-// SANDBOX=1).
+// what its channels mean, and how the user signs in. No server is suggested: a user names theirs
+// (with SANDBOX=1 any name connects to the twin).
 type NetworkInfo struct {
-	Available     bool
-	Channels      ChannelMode
-	DefaultServer string
-	NeedsServer   bool // the user names a server (Crier registers its app there: InstanceApps)
-	Password      bool // the user signs in on a page of ours (ConnectPassword)
+	Available   bool
+	Channels    ChannelMode
+	NeedsServer bool // the user names a server (Crier registers its app there: InstanceApps)
+	Password    bool // the user signs in on a page of ours (ConnectPassword)
 }
 
 // Network answers what the dashboard offers for n.
@@ -320,12 +318,7 @@ func (s *Service) Network(n Network) NetworkInfo {
 		return NetworkInfo{}
 	}
 	_, instances := a.(InstanceApps)
-	info := NetworkInfo{Available: true, Channels: channelModeOf(a), NeedsServer: instances, Password: a.Kind() == ConnectPassword}
-	if instances && s.opts.Sandbox {
-		// The sandbox's own server, under the network's segment.
-		info.DefaultServer = strings.TrimRight(cmp.Or(s.opts.SandboxURL, s.opts.BaseURL), "/") + "/sandbox/" + strings.ToLower(string(n))
-	}
-	return info
+	return NetworkInfo{Available: true, Channels: channelModeOf(a), NeedsServer: instances, Password: a.Kind() == ConnectPassword}
 }
 
 // AbsoluteURL is path under Crier's public URL (a connect's redirectUrl back to the dashboard).

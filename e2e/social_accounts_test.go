@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"regexp"
 	"strings"
 	"testing"
@@ -86,20 +87,25 @@ func TestSocialAccountsJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(p.GetByTestId("accounts-outcome")).ToContainText("X connected as"))
 	require.NoError(t, expect.Locator(p.GetByTestId("account-TWITTER").GetByTestId("account-username")).ToHaveText("@northwind"))
 
-	// Mastodon asks for a server: a wrong one is refused in its tile, the sandbox's is accepted.
+	// Mastodon asks for a server: the field is empty with an example (never the sandbox's own
+	// address); a wrong one is refused in its tile, a server's name is accepted (the sandbox
+	// serves any from its twin) and kept on the account as its https address.
 	mastodon := p.GetByTestId("connect-MASTODON")
-	server, err := mastodon.GetByTestId("server-url").InputValue()
-	require.NoError(t, err)
-	require.True(t, strings.HasSuffix(server, "/sandbox/mastodon"), server)
+	require.NoError(t, expect.Locator(mastodon.GetByTestId("server-url")).ToHaveValue(""))
+	require.NoError(t, expect.Locator(mastodon.GetByTestId("server-url")).ToHaveAttribute("placeholder", "mastodon.social"))
 	require.NoError(t, mastodon.GetByTestId("server-url").Fill("not a server"))
 	require.NoError(t, mastodon.GetByTestId("connect-MASTODON-button").Click())
 	require.NoError(t, expect.Locator(p.GetByTestId("connect-MASTODON").GetByTestId("connect-error")).ToBeVisible())
 	require.NoError(t, expect.Locator(p.GetByTestId("connect-MASTODON").GetByTestId("server-url")).ToHaveValue("not a server"))
 	shot(t, b, "accounts-mastodon-refused")
-	require.NoError(t, p.GetByTestId("connect-MASTODON").GetByTestId("server-url").Fill(server))
+	require.NoError(t, p.GetByTestId("connect-MASTODON").GetByTestId("server-url").Fill("mastodon.social"))
 	require.NoError(t, p.GetByTestId("connect-MASTODON").GetByTestId("connect-MASTODON-button").Click())
 	approveOnConsentPage(t, p, "bakery")
 	require.NoError(t, expect.Locator(p.GetByTestId("accounts-outcome")).ToContainText("Mastodon connected"))
+	var server string
+	require.NoError(t, b.srv.Pool.QueryRow(context.Background(), `SELECT s.server_url FROM social_accounts a JOIN mastodon_servers s ON s.id = a.mastodon_server_id
+		WHERE a.type = 'MASTODON' AND a.deleted_at IS NULL`).Scan(&server))
+	require.Equal(t, "https://mastodon.social", server)
 
 	require.NoError(t, expect.Locator(p.GetByTestId("connected-count")).ToHaveText("3 of 15"))
 	require.NoError(t, expect.Locator(p.GetByTestId("network-grid").Locator("li")).ToHaveCount(12))

@@ -34,9 +34,21 @@ func TestSeedLivingDemo(t *testing.T) {
 	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE t.permalink IS NOT NULL), count(DISTINCT p.id) FILTER (WHERE p.post_date < now() - interval '1 day')
 		FROM posts p JOIN publish_targets t ON t.post_id = p.id WHERE p.status = 'POSTED'`).Scan(&permalinks, &past))
 	require.Equal(t, 8, past)
-	require.Equal(t, 15, permalinks, "one per network of each published post (2+1+2+2+1+2+2+3)")
-	require.Equal(t, 15, len(srv.Sandbox.Held(app.Twitter, sandbox.KindPost))+len(srv.Sandbox.Held(app.LinkedIn, sandbox.KindPost))+
-		len(srv.Sandbox.Held(app.Threads, sandbox.KindPost))+len(srv.Sandbox.Held(app.Bluesky, sandbox.KindPost)))
+	require.Equal(t, 17, permalinks, "one per network of each published post (2+1+3+2+1+2+3+3)")
+	held := 0
+	for _, n := range app.DemoNetworks {
+		held += len(srv.Sandbox.Held(n, sandbox.KindPost))
+	}
+	require.Equal(t, 17, held)
+	require.Len(t, srv.Sandbox.Held(app.Mastodon, sandbox.KindPost), 2)
+	// Every account is ready: LinkedIn's page is chosen; Mastodon names the server a user would.
+	var unchosen int
+	var server string
+	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE type = 'LINKEDIN' AND provider_page_id IS NULL),
+		coalesce(max(ms.server_url) FILTER (WHERE type = 'MASTODON'), '')
+		FROM social_accounts a LEFT JOIN mastodon_servers ms ON ms.id = a.mastodon_server_id WHERE a.organization_id = $1`, first.OrganizationID).Scan(&unchosen, &server))
+	require.Zero(t, unchosen, "LinkedIn's page is chosen")
+	require.Equal(t, "https://"+app.DemoMastodonServer, server)
 	var failure string
 	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT coalesce(error, '') FROM publish_targets WHERE status = 'ERROR'`).Scan(&failure))
 	require.Contains(t, failure, "duplicate content")
@@ -59,8 +71,13 @@ func TestSeedLivingDemo(t *testing.T) {
 	_, err = srv.SeedDemo(ctx)
 	require.NoError(t, err)
 	require.Equal(t, withoutDeliveries(counts), withoutDeliveries(demoCounts(t, srv, first.OrganizationID)))
-	body := `{"teamId":"` + first.TeamID + `","title":"Restarted","status":"SCHEDULED","postDate":"` + soon(0) + `","socialAccountTypes":["TWITTER","LINKEDIN","THREADS","BLUESKY"],
-		"data":{"TWITTER":{"text":"after a restart"},"LINKEDIN":{"text":"after a restart"},"THREADS":{"text":"after a restart"},"BLUESKY":{"text":"after a restart"}}}`
+	var shown, page string
+	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT coalesce(display_name, ''), coalesce(channels->0->>'name', '') FROM social_accounts
+		WHERE organization_id = $1 AND type = 'LINKEDIN'`, first.OrganizationID).Scan(&shown, &page))
+	require.NotEmpty(t, page)
+	require.Equal(t, page, shown, "LinkedIn shows its page after a restart too")
+	body := `{"teamId":"` + first.TeamID + `","title":"Restarted","status":"SCHEDULED","postDate":"` + soon(0) + `","socialAccountTypes":["TWITTER","LINKEDIN","THREADS","BLUESKY","MASTODON"],
+		"data":{"TWITTER":{"text":"after a restart"},"LINKEDIN":{"text":"after a restart"},"THREADS":{"text":"after a restart"},"BLUESKY":{"text":"after a restart"},"MASTODON":{"text":"after a restart"}}}`
 	st, post, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", second.APIKey, body)
 	require.Equal(t, http.StatusOK, st, string(b))
 	waitPost(t, srv, second.APIKey, post.ID, "POSTED")

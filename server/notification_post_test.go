@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -45,4 +46,36 @@ func TestPostFailedNotificationNamesAndResolves(t *testing.T) {
 	require.Equal(t, n.ID, l.Items[0].ID)
 	require.NotEmpty(t, l.Items[0].Data["resolvedAt"])
 	require.True(t, l.Items[0].Read)
+}
+
+// A failed post that the user edits and reschedules (its account reconnected; not a retry) resolves
+// its notification once it publishes, as a retry does.
+func TestPostFailedNotificationResolvesAfterEdit(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	owner := []string{"x-api-key", key}
+	team := newTeam(t, srv, key, "Launch")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	res, b := do(t, http.MethodPost, srv.URL+"/sandbox/mastodon/_sandbox/fail", `{"status":422,"message":"Validation failed","path":"/api/v1/statuses","times":1}`)
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Spring sale","postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"hello"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	waitPost(t, srv, key, p.ID, "ERROR")
+	eventually(t, "the failure's notification", func() bool { return listNotifications(t, srv, "", owner...).Total == 1 })
+
+	// Back to SCHEDULED as reconnect-social-account leaves it (without racing its immediate job),
+	// then edited and rescheduled.
+	_, err := srv.Pool.Exec(context.Background(), `UPDATE posts SET status = 'SCHEDULED' WHERE id = $1`, p.ID)
+	require.NoError(t, err)
+	st, _, b = postJSON(t, srv, http.MethodPatch, "/api/v1/post/"+p.ID, key, `{"postDate":"`+soon(0)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"hello again"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	p = waitPost(t, srv, key, p.ID, "POSTED")
+	require.Zero(t, p.RetryCount, "not a retry")
+	l := listNotifications(t, srv, "", owner...)
+	require.Equal(t, 1, l.Total)
+	require.Equal(t, 0, l.UnreadCount, "nothing is left to act on")
+	require.NotEmpty(t, l.Items[0].Data["resolvedAt"])
 }

@@ -19,11 +19,13 @@ const (
 	pathComposerPreview = pathComposer + "/preview"
 	pathComposerMedia   = pathComposer + "/media"
 	pathComposerSlides  = pathComposer + "/slides"
+	pathComposerConvert = pathComposer + "/convert"
 
 	routeComposerSave    = "composer.save"
 	routeComposerPreview = "composer.preview"
 	routeComposerMedia   = "composer.media"
 	routeComposerSlides  = "composer.slides"
+	routeComposerConvert = "composer.convert"
 )
 
 // composerShell is the frame of the composer: the shell plus the upload script and composer.js
@@ -113,7 +115,7 @@ func (h *Handler) savePost(c echo.Context, in composerInput, cur *app.Post) erro
 		if derr != nil {
 			return derr
 		}
-		d.Checked = in.Action
+		d.Checked, d.Rev = in.Action, in.Rev+1
 		if message != "" {
 			d.Message = message
 		} else if len(d.Errors) > 0 || len(d.Checks) > 0 {

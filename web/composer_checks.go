@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -133,11 +134,21 @@ func netChecks(in composerInput) []composerview.NetCheck {
 			}
 			it := composerview.CheckItem{Text: ruleWords(n, is)}
 			if seen[it.Text] {
-				continue // the same rule on several uploads reads once
+				// The same rule on several uploads reads once; its conversion takes them all.
+				if id := pngForJPEG(in, is); id != "" {
+					for i := range nc.Items {
+						if nc.Items[i].Text == it.Text && nc.Items[i].Convert != "" && !strings.Contains(nc.Items[i].Convert, id) {
+							nc.Items[i].Convert += " " + id
+						}
+					}
+				}
+				continue
 			}
 			seen[it.Text] = true
 			if is.Fix != nil {
 				it.FixName, it.FixValue, it.FixLabel = fieldName(n, is.Fix.Key), is.Fix.Value, is.Fix.Label
+			} else if id := pngForJPEG(in, is); id != "" {
+				it.Convert = id
 			}
 			nc.Items = append(nc.Items, it)
 		}
@@ -146,4 +157,35 @@ func netChecks(in composerInput) []composerview.NetCheck {
 		}
 	}
 	return out
+}
+
+// pngForJPEG is the upload of a network's "needs a JPEG, this one is a PNG" rule, which the
+// composer offers to convert (a JPEG copy replaces it in the form: composerConvert); "" for other
+// issues.
+func pngForJPEG(in composerInput, is app.Issue) string {
+	if is.Rule != app.RuleFormat || is.Got != "PNG" || !strings.Contains(is.Want, "JPEG") || len(is.Path) < 3 {
+		return ""
+	}
+	p := in.Data.Of(app.Network(fmt.Sprint(is.Path[1])))
+	if p == nil {
+		return ""
+	}
+	var at any = payloadMap(p)
+	for _, k := range is.Path[2:] {
+		switch k := k.(type) {
+		case string:
+			m, _ := at.(map[string]any)
+			at = m[k]
+		case int:
+			l, _ := at.([]any)
+			if k < 0 || k >= len(l) {
+				return ""
+			}
+			at = l[k]
+		default:
+			return ""
+		}
+	}
+	id, _ := at.(string)
+	return id
 }

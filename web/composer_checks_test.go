@@ -118,3 +118,43 @@ func TestComposerPreviewActionsPerNetwork(t *testing.T) {
 		require.NotEmpty(t, app.SpecOf(n).Compose.Actions, n)
 	}
 }
+
+// "Convert to JPEG": offered for every PNG Instagram was given (one button), it puts a JPEG copy
+// of each in the form in its place and answers the composer again (a new revision); an id that is
+// not an upload of the organization is said, and nothing changes.
+func TestComposerConvertsPNGToJPEG(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.createTeam(t, "Prints")
+	b.connect(t, team.ID, app.Instagram, "ada.gram")
+	one := b.upload(t, pngBytes(t, 8, 8, true), "image/png").ID
+	two := b.upload(t, pngBytes(t, 8, 8, false), "image/png").ID
+	vals := url.Values{"teamId": {team.ID}, "networks": {"INSTAGRAM"}, "uploadIds": {one, two}, "text": {"Prints"}, "rev": {"3"}}
+	rec := b.post(t, "/composer/preview", vals, "HX-Request", "true")
+	btn := parse(t, rec).Find(`#composer-live [data-testid="convert-INSTAGRAM"]`)
+	require.Equal(t, one+" "+two, btn.AttrOr("value", ""))
+	require.Equal(t, "/composer/convert", btn.AttrOr("hx-post", ""))
+	require.Equal(t, "3", parse(t, rec).Find(`#composer-live`).AttrOr("data-rev", ""))
+
+	vals.Set("convert", one+" "+two)
+	rec = b.post(t, "/composer/convert", vals, "HX-Request", "true")
+	require.Equal(t, http.StatusOK, rec.Code, rec.Body.String())
+	doc := parse(t, rec)
+	require.Zero(t, doc.Find(`[data-testid="check-INSTAGRAM"]`).Length())
+	require.Equal(t, "4", doc.Find(`#composer-form input[name="rev"]`).AttrOr("value", ""))
+	picked := doc.Find(`#composer-media input[name="uploadIds"][checked]`).Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("value", "") })
+	require.Len(t, picked, 2)
+	for _, id := range picked {
+		require.NotContains(t, []string{one, two}, id)
+		u, err := b.svc.GetUpload(b.ctx(t), id)
+		require.NoError(t, err)
+		require.Equal(t, "image/jpeg", u.Mime)
+	}
+
+	vals.Set("convert", "00000000-0000-0000-0000-000000000000")
+	rec = b.post(t, "/composer/convert", vals, "HX-Request", "true")
+	require.Equal(t, http.StatusOK, rec.Code)
+	doc = parse(t, rec)
+	require.NotEmpty(t, doc.Find(`[data-testid="composer-message"]`).Text())
+	require.Equal(t, 2, doc.Find(`#composer-media input[name="uploadIds"][checked]`).Length())
+}

@@ -23,6 +23,7 @@ type composerInput struct {
 	Time     string
 	PostDate *time.Time
 	Action   string // draft | review | schedule | now
+	Rev      int    // the form's revision: each refused save answers the next one
 	Data     app.PostData
 	Values   url.Values        // the form as submitted
 	Errors   map[string]string // by form field name ("text", "TWITTER.poll.durationMinutes")
@@ -63,6 +64,7 @@ func readComposer(vals url.Values, loc *time.Location) composerInput {
 		Values: vals,
 		Errors: map[string]string{},
 	}
+	in.Rev, _ = strconv.Atoi(vals.Get("rev")) // 0 when absent (a form without JavaScript)
 	for _, v := range vals["networks"] {
 		n := app.Network(v)
 		if n.Valid() && !hasNetwork(in.Networks, n) {

@@ -27,7 +27,7 @@ func (h *Handler) composerPreview(c echo.Context) error {
 	if err := h.liveCheck(c, &in, team.ID); err != nil {
 		return err
 	}
-	d := composerview.Data{Preview: pathComposerPreview, Errors: in.Errors, Checks: netChecks(in)}
+	d := composerview.Data{Preview: pathComposerPreview, Convert: pathComposerConvert, Errors: in.Errors, Checks: netChecks(in), Rev: in.Rev}
 	d.Counters, d.Cards = h.previews(c, in, team)
 	return render(c, http.StatusOK, composerview.PreviewCards(d, true), nil)
 }

@@ -20,7 +20,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 	ctx := c.Request().Context()
 	loc := viewerLocation(c)
 	d := composerview.Data{
-		Title: "Compose", Action: pathComposer, Preview: pathComposerPreview, MediaURL: pathComposerMedia,
+		Title: "Compose", Action: pathComposer, Preview: pathComposerPreview, Convert: pathComposerConvert, MediaURL: pathComposerMedia,
 		Self: pathComposer, Back: templ.SafeURL(pathCalendar), Library: pathMedia, Profile: pathProfile,
 		PostTitle: in.Values.Get("title"), Text: in.Text, Date: in.Date, Time: in.Time,
 		Zone: zoneName(loc), ZoneNote: "UTC" + time.Now().In(loc).Format("-07:00"),
@@ -29,7 +29,7 @@ func (h *Handler) composerData(c echo.Context, in composerInput, cur *app.Post) 
 			Complete: pathMediaMultipart + "/complete", Abort: pathMediaMultipart + "/abort", Threshold: mediaDirectMax, Accept: mediaAccept(), Accepted: mediaAccepted()},
 	}
 	if cur != nil {
-		d.Title, d.Editing = "Edit post", true
+		d.Title, d.Editing, d.PostID = "Edit post", true, cur.ID
 		d.Action = idURL(pathPosts, cur.ID, suffixEdit)
 		d.Back = idURL(pathPosts, cur.ID, "")
 		if cur.ReviewNote != nil && cur.Status == app.PostDraft {

@@ -81,7 +81,7 @@ func notificationItem(c echo.Context, it app.Notification) notifications.Item {
 		out.Link = templ.SafeURL(*it.Link)
 	}
 	if at, ok := it.Data["resolvedAt"].(string); ok {
-		out.Resolved = "Published after a retry"
+		out.Resolved = "Published later" // after a retry, or an edit that rescheduled it
 		if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
 			out.Resolved += ", " + viewerMoment(c, t)
 		}

@@ -32,7 +32,7 @@ func TestNotificationsSayResolved(t *testing.T) {
 	doc = parse(t, b.get(t, "/notifications"))
 	resolved := doc.Find(`[data-testid="notification-resolved"]`)
 	require.Contains(t, resolved.Text(), "Resolved")
-	require.Contains(t, resolved.Text(), "Published after a retry, ")
+	require.Contains(t, resolved.Text(), "Published later, ")
 	require.Equal(t, "true", doc.Find(`[data-testid="notification"]`).AttrOr("data-read", ""))
 	require.Equal(t, 0, doc.Find(`[data-testid="mark-read"]`).Length())
 }

@@ -116,9 +116,6 @@ func (h *Handler) renderPortal(c echo.Context, token string, out *portal.Outcome
 		r := portal.Row{Type: string(t), Name: t.DisplayName()}
 		if info := h.svc.Network(t); info.NeedsServer {
 			r.NeedsServer, r.ServerURL = true, serverURL
-			if r.ServerURL == "" {
-				r.ServerURL = info.DefaultServer
-			}
 		}
 		if a, ok := connected[t]; ok {
 			r.Connected = true

@@ -192,6 +192,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	e.POST(pathComposerPreview, h.composerPreview, signedIn...).Name = routeComposerPreview
 	e.GET(pathComposerMedia, h.composerMedia, signedIn...).Name = routeComposerMedia
 	e.POST(pathComposerSlides, h.composerSlides, signedIn...).Name = routeComposerSlides
+	e.POST(pathComposerConvert, h.composerConvert, signedIn...).Name = routeComposerConvert
 
 	// Calendar (calendar*.go) and the drop that reschedules a post.
 	e.GET(pathCalendar, h.calendarShow, signedIn...).Name = areaCalendar

@@ -423,9 +423,6 @@ func (h *Handler) accountsData(c echo.Context, t *app.TeamDetail) (teams.Account
 		info := h.svc.Network(n)
 		r := teams.NetworkRow{Type: string(n), Name: n.DisplayName(), Available: info.Available, NeedsServer: info.NeedsServer,
 			Password: info.Password, ChooseLogin: len(app.SpecOf(n).ConnectMethods) > 1, Connect: templ.SafeURL(accountsURL(t.ID) + suffixConnect), Form: components.NewForm(nil)}
-		if info.DefaultServer != "" {
-			r.Form.Values["serverUrl"] = info.DefaultServer
-		}
 		a, ok := byType[n]
 		if !ok {
 			d.Available = append(d.Available, r)

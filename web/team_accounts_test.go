@@ -102,6 +102,9 @@ func TestAccountsPageListsTheNetworks(t *testing.T) {
 	server := doc.Find(`[data-testid="connect-MASTODON"] input[name="serverUrl"]`)
 	require.Equal(t, 1, server.Length())
 	require.Equal(t, 1, doc.Find(`label[for="`+server.AttrOr("id", "")+`"]`).Length())
+	// Empty, with an example: a user names their server (never the sandbox's own address).
+	require.Empty(t, server.AttrOr("value", ""))
+	require.Equal(t, "mastodon.social", server.AttrOr("placeholder", ""))
 	// The outcome region is live, empty until a connect comes back.
 	require.Equal(t, "polite", doc.Find("#accounts-outcome").AttrOr("aria-live", ""))
 	require.Equal(t, 0, doc.Find(`[data-testid="accounts-outcome"]`).Length())

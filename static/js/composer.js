@@ -176,6 +176,16 @@
     if (msg && !form.querySelector(".field__error") && !form.querySelector("[data-testid=composer-checks]")) msg.remove();
   }
 
+  // A preview answers for the form it was sent from (data-rev, the form's "rev"): one sent before a
+  // refused save but answered after it would clear that save's messages, so it is dropped.
+  document.addEventListener("htmx:oobBeforeSwap", function (ev) {
+    var frag = ev.detail && ev.detail.fragment;
+    var el = frag && frag.firstElementChild;
+    var form = document.getElementById("composer-form");
+    var rev = form && form.elements.namedItem("rev");
+    if (el && rev && el.hasAttribute("data-rev") && el.getAttribute("data-rev") !== rev.value) ev.detail.shouldSwap = false;
+  });
+
   document.addEventListener("htmx:afterSettle", function (ev) {
     var t = ev.detail && ev.detail.target;
     var live = document.getElementById("composer-live");

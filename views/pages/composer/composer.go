@@ -47,6 +47,8 @@ type Data struct {
 	Self     templ.SafeURL // GET: the composer (the team switch)
 	Back     templ.SafeURL // cancel: the post's page or the calendar
 	Editing  bool
+	PostID   string // the post being edited (the form's postId: a conversion re-renders its composer)
+	Convert  string // POST: JPEG copies of PNG uploads replace them in the form (htmx)
 
 	Teams   []Option
 	TeamID  string
@@ -73,9 +75,12 @@ type Data struct {
 	Message string            // a refusal not tied to a field (quota, role)
 	// Attention: Message only says fields are marked (it goes once they are fixed).
 	Attention bool
-	Checked   string     // the action of the refused save, whose checks the live checks repeat
-	Checks    []NetCheck // the networks' media rules the form breaks, beside the networks
-	Note      string     // the reviewer's note of a post sent back to draft
+	Checked   string // the action of the refused save, whose checks the live checks repeat
+	// Rev is the form's revision, which each refused save's answer raises; a preview echoes the
+	// one it was sent with, and composer.js drops a live block from a form since replaced.
+	Rev    int
+	Checks []NetCheck // the networks' media rules the form breaks, beside the networks
+	Note   string     // the reviewer's note of a post sent back to draft
 
 	Counters      []Counter
 	Cards         []Card
@@ -184,6 +189,7 @@ type NetCheck struct {
 type CheckItem struct {
 	Text                        string
 	FixName, FixValue, FixLabel string
+	Convert                     string // the PNG uploads (ids, space-separated) "Convert to JPEG" replaces
 }
 
 // Counter is a network's character count of its text.

@@ -29,7 +29,7 @@ type Item struct {
 	At      string
 	Read    bool
 	MarkURL templ.SafeURL // POST
-	// Resolved says when a failure stopped mattering ("Published after a retry on …"); "" while it
+	// Resolved says when a failure stopped mattering ("Published later, …"); "" while it
 	// still does.
 	Resolved string
 }

@@ -705,7 +705,7 @@ func NetworkTile(r NetworkRow, canManage bool) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\" name=\"serverUrl\" type=\"url\" inputmode=\"url\" placeholder=\"https://mastodon.social\" value=\"")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 48, "\" name=\"serverUrl\" type=\"text\" inputmode=\"url\" placeholder=\"mastodon.social\" value=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
