@@ -113,17 +113,13 @@ func (s *Service) demoAccounts(ctx context.Context, d *DemoSeed) error {
 }
 
 // demoChannel chooses the first channel of an account that publishes to a chosen one (LinkedIn's
-// page), as the user would on the accounts page, so the account is ready. A choice is kept, and
-// chosen again: a reconnect shows the connected user's name beside the kept page.
+// page), as the user would on the accounts page, so the account is ready; a choice is kept (a
+// reconnect keeps it too).
 func (s *Service) demoChannel(ctx context.Context, d *DemoSeed, a *SocialAccount) error {
-	if a == nil || len(a.Channels) == 0 || s.Network(a.Type).Channels != ChannelsSelect {
+	if a == nil || a.ProviderPageID != nil || len(a.Channels) == 0 || s.Network(a.Type).Channels != ChannelsSelect {
 		return nil
 	}
-	id := a.Channels[0].ID
-	if a.ProviderPageID != nil {
-		id = *a.ProviderPageID
-	}
-	_, err := s.SetChannel(ctx, d.TeamID, a.Type, id)
+	_, err := s.SetChannel(ctx, d.TeamID, a.Type, a.Channels[0].ID)
 	return err
 }
 

@@ -72,13 +72,19 @@ func (s *Service) SetChannel(ctx context.Context, teamID string, n Network, chan
 			return row, Invalid("Validation failed: channelId: not one of the account's channels",
 				Issue{Code: IssueCustom, Message: "Not one of the account's channels; refresh the channels if it is new", Path: []any{"channelId"}})
 		}
-		p := store.SetSocialAccountChannelParams{ID: row.ID, ProviderPageID: &ch.ID, ExternalID: &ch.ID,
-			Username: ch.Username, DisplayName: ch.Name, AvatarUrl: ch.AvatarURL}
-		if p.Username == nil {
-			p.Username = row.UserUsername
-		}
-		return q.SetSocialAccountChannel(ctx, p)
+		return q.SetSocialAccountChannel(ctx, channelSelection(row, *ch))
 	})
+}
+
+// channelSelection is the account publishing to ch: the channel's id and identity (its username
+// falls back to the connected user's).
+func channelSelection(row store.SocialAccount, ch Channel) store.SetSocialAccountChannelParams {
+	p := store.SetSocialAccountChannelParams{ID: row.ID, ProviderPageID: &ch.ID, ExternalID: &ch.ID,
+		Username: ch.Username, DisplayName: ch.Name, AvatarUrl: ch.AvatarURL}
+	if p.Username == nil {
+		p.Username = row.UserUsername
+	}
+	return p
 }
 
 // UnsetChannel removes the selection; the account shows the connected user again.

@@ -304,9 +304,17 @@ func (s *Service) storeConnection(ctx context.Context, st *OAuthState, a Adapter
 			if row, err = q.SetSocialAccountChannels(ctx, store.SetSocialAccountChannelsParams{ID: row.ID, Channels: channelsJSON(channels)}); err != nil {
 				return fmt.Errorf("app: connect: %w", err)
 			}
-			if channelModeOf(a) == ChannelsSelect && row.ProviderPageID != nil && !hasChannel(channels, *row.ProviderPageID) {
-				// The selected channel is gone from the account: unselect it.
-				if row, err = q.SetSocialAccountChannel(ctx, store.SetSocialAccountChannelParams{ID: row.ID}); err != nil {
+			if channelModeOf(a) == ChannelsSelect && row.ProviderPageID != nil {
+				// The profile just overwrote the account's identity with the user's: a selected
+				// channel still there is selected again (its id, name and avatar); one gone from
+				// the account is unselected.
+				p := store.SetSocialAccountChannelParams{ID: row.ID}
+				for _, c := range channels {
+					if c.ID == *row.ProviderPageID {
+						p = channelSelection(row, c)
+					}
+				}
+				if row, err = q.SetSocialAccountChannel(ctx, p); err != nil {
 					return fmt.Errorf("app: connect: %w", err)
 				}
 			}

@@ -71,11 +71,12 @@ func TestSeedLivingDemo(t *testing.T) {
 	_, err = srv.SeedDemo(ctx)
 	require.NoError(t, err)
 	require.Equal(t, withoutDeliveries(counts), withoutDeliveries(demoCounts(t, srv, first.OrganizationID)))
-	var shown, page string
-	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT coalesce(display_name, ''), coalesce(channels->0->>'name', '') FROM social_accounts
-		WHERE organization_id = $1 AND type = 'LINKEDIN'`, first.OrganizationID).Scan(&shown, &page))
+	var shown, page, publishesTo, pageID string
+	require.NoError(t, srv.Pool.QueryRow(ctx, `SELECT coalesce(display_name, ''), coalesce(channels->0->>'name', ''), coalesce(external_id, ''), coalesce(provider_page_id, '')
+		FROM social_accounts WHERE organization_id = $1 AND type = 'LINKEDIN'`, first.OrganizationID).Scan(&shown, &page, &publishesTo, &pageID))
 	require.NotEmpty(t, page)
-	require.Equal(t, page, shown, "LinkedIn shows its page after a restart too")
+	require.Equal(t, page, shown, "LinkedIn shows its page after a restart (a reconnect) too")
+	require.Equal(t, pageID, publishesTo, "… and publishes to it")
 	body := `{"teamId":"` + first.TeamID + `","title":"Restarted","status":"SCHEDULED","postDate":"` + soon(0) + `","socialAccountTypes":["TWITTER","LINKEDIN","THREADS","BLUESKY","MASTODON"],
 		"data":{"TWITTER":{"text":"after a restart"},"LINKEDIN":{"text":"after a restart"},"THREADS":{"text":"after a restart"},"BLUESKY":{"text":"after a restart"},"MASTODON":{"text":"after a restart"}}}`
 	st, post, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", second.APIKey, body)
