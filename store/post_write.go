@@ -1,0 +1,153 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// PostCreateReads is what creating a post checks, read in one round trip by ReadPostCreate.
+type PostCreateReads struct {
+	TeamLive          bool
+	Accounts          []SocialAccount // the team's live accounts
+	Uploads           []Upload        // the live uploads among the ids asked
+	KeyOwner          []Post          // the live post holding the reference key asked (none: empty)
+	ShowVerboseErrors bool
+}
+
+// ReadPostCreate reads, in one round trip and outside any transaction (none of it is locked, as
+// it never was), whether teamID is a live team of the organization, its live accounts, the live
+// uploads among uploadIDs, the post holding refKey (when set) and the organization's
+// showVerboseErrors.
+func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploadIDs []string, refKey *string) (PostCreateReads, error) {
+	var out PostCreateReads
+	b := &pgx.Batch{}
+	b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
+	if len(uploadIDs) > 0 {
+		b.Queue(uploadsOf, orgID, uploadIDs).Query(collect(&out.Uploads))
+	}
+	if refKey != nil {
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+	}
+	b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return PostCreateReads{}, fmt.Errorf("store: read post create: %w", err)
+	}
+	return out, nil
+}
+
+// PostEditReads is what editing a post checks, read by BeginPostEdit with the post locked.
+type PostEditReads struct {
+	Post              []Post // the post, locked (none: empty)
+	Accounts          []SocialAccount
+	Targets           []PublishTarget // ordered by kind, network
+	Uploads           []Upload        // the live uploads among the ids asked or linked to the post
+	KeyOwner          []Post
+	ShowVerboseErrors bool
+}
+
+// BeginPostEdit begins a transaction and, in the same round trip, locks the organization's post
+// id and reads its team's live accounts, its targets, the live uploads among uploadIDs or linked
+// to it, the post holding refKey (when set) and the organization's showVerboseErrors. The caller
+// owns tx (commit or roll back) whenever err is nil.
+func BeginPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs []string, refKey *string) (pgx.Tx, PostEditReads, error) {
+	var out PostEditReads
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	b.Queue(readPostForUpdate, id, orgID).Query(collect(&out.Post))
+	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&out.Accounts))
+	b.Queue(readPostTargets, orgID, []string{id}).Query(collect(&out.Targets))
+	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collect(&out.Uploads))
+	if refKey != nil {
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+	}
+	b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
+	br := db.SendBatch(ctx, b)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		if tx != nil {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+		return nil, PostEditReads{}, fmt.Errorf("store: read post edit: %w", err)
+	}
+	return tx, out, nil
+}
+
+// TargetWrite is one change to a post's targets: an insert, a reschedule or (Delete) a removal.
+type TargetWrite struct {
+	Insert     *InsertTargetParams
+	Reschedule *RescheduleTargetParams
+	Delete     string
+}
+
+// PostWrite is what creating or editing a post writes; a nil part is not written.
+type PostWrite struct {
+	Create  *CreatePostParams
+	Update  *UpdatePostParams
+	Targets []TargetWrite
+	Uploads *ReplacePostUploadLinksParams
+	Audit   *InsertAuditItemParams
+}
+
+// PostWritten is what WritePost wrote: the post, each target (in the order of PostWrite.Targets;
+// a zero row for a removal), the ids of the targets removed and the post's live upload links.
+type PostWritten struct {
+	Post    Post
+	Targets []PublishTarget
+	Removed []string
+	Links   []PostUpload
+}
+
+// WritePost sends w's statements in one batch, in order. On tx they are part of it; on the pool
+// they are a transaction of their own: PostgreSQL runs the statements of a pipeline up to its Sync
+// (pgx sends one at the end of a batch) as one implicit transaction, so a failing statement rolls
+// back those before it and the rest are not run — nothing is half-written.
+func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
+	var out PostWritten
+	b := &pgx.Batch{}
+	scanPost := func(r pgx.Rows) error {
+		p, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[Post])
+		out.Post = p
+		return err
+	}
+	if c := w.Create; c != nil {
+		b.Queue(createPost, c.ID, c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status,
+			c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt).Query(scanPost)
+	}
+	if u := w.Update; u != nil {
+		b.Queue(updatePost, u.Title, u.ReferenceKey, u.PostDate, u.Status, u.SocialAccountTypes, u.Data, u.FirstComment,
+			u.CountedAt, u.ReviewNote, u.Error, u.ID).Query(scanPost)
+	}
+	out.Targets = make([]PublishTarget, len(w.Targets))
+	for i, t := range w.Targets {
+		scan := func(r pgx.Rows) error {
+			row, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[PublishTarget])
+			out.Targets[i] = row
+			return err
+		}
+		switch {
+		case t.Insert != nil:
+			a := t.Insert
+			b.Queue(insertTarget, a.OrganizationID, a.Kind, a.PostID, a.CommentID, a.Network, a.SocialAccountID, a.Status,
+				a.Payload, a.AttemptKey, a.DueAt).Query(scan)
+		case t.Reschedule != nil:
+			a := t.Reschedule
+			b.Queue(rescheduleTarget, a.Status, a.DueAt, a.Payload, a.SocialAccountID, a.ID).Query(scan)
+		default:
+			b.Queue(deleteTarget, t.Delete)
+			out.Removed = append(out.Removed, t.Delete)
+		}
+	}
+	if u := w.Uploads; u != nil {
+		b.Queue(replacePostUploadLinks, u.PostID, u.UploadIds).Query(collect(&out.Links))
+	}
+	if a := w.Audit; a != nil {
+		b.Queue(insertAuditItem, a.OrganizationID, a.ActorType, a.ActorID, a.ActorName, a.Action, a.TargetType, a.TargetID, a.Metadata)
+	}
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return PostWritten{}, fmt.Errorf("store: write post: %w", err)
+	}
+	return out, nil
+}
