@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,4 +52,38 @@ func TestPostWriteAnswersAsGet(t *testing.T) {
 		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"s","uploadIds":["`+photo+`"]}}}`)
 	same(http.MethodPost, "/api/v1/post", `{"teamId":"`+team+`","title":"R","postDate":"`+soon(time.Hour)+`","status":"REVIEW",
 		"socialAccountTypes":["TWITTER"],"data":{"TWITTER":{"text":"r"}}}`)
+}
+
+// Edits of one post at once all succeed, each exactly once: an edit that loses the optimistic
+// race starts over (its last try locks the post), and each leaves one audit row.
+func TestConcurrentEditsOfOnePost(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Edits")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"E","postDate":"`+soon(time.Hour)+`","status":"DRAFT",
+		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"e"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	const edits = 12
+	var wg sync.WaitGroup
+	codes := make([]int, edits)
+	for i := range edits {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, b := do(t, http.MethodPatch, srv.URL+"/api/v1/post/"+p.ID, fmt.Sprintf(`{"title":"Edit %d"}`, i), "x-api-key", key)
+			codes[i] = res.StatusCode
+			if res.StatusCode != http.StatusOK {
+				t.Log(string(b))
+			}
+		}()
+	}
+	wg.Wait()
+	for i, c := range codes {
+		require.Equal(t, http.StatusOK, c, "edit %d", i)
+	}
+	var audits int
+	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE action = 'post.updated' AND target_id = $1`, p.ID).Scan(&audits))
+	require.Equal(t, edits, audits)
 }

@@ -2,9 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // PostCreateReads is what creating a post checks, read in one round trip by ReadPostCreate.
@@ -38,27 +40,56 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 	return out, nil
 }
 
-// PostEditReads is what editing a post checks, read by BeginPostEdit with the post locked.
+// PostEditReads is what editing a post checks, read by ReadPostEdit.
 type PostEditReads struct {
-	Post              []Post // the post, locked (none: empty)
+	Post              []Post // the post (none: empty)
 	Accounts          []SocialAccount
 	Targets           []PublishTarget // ordered by kind, network
 	Uploads           []Upload        // the live uploads among the ids asked or linked to the post
 	KeyOwner          []Post
 	ShowVerboseErrors bool
+	Seen              PostSeen // the versions read, for PostWrite.Seen
 }
 
-// BeginPostEdit begins a transaction and, in the same round trip, locks the organization's post
-// id and reads its team's live accounts, its targets, the live uploads among uploadIDs or linked
-// to it, the post holding refKey (when set) and the organization's showVerboseErrors. The caller
-// owns tx (commit or roll back) whenever err is nil.
-func BeginPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs []string, refKey *string) (pgx.Tx, PostEditReads, error) {
+// PostSeen is the post and its targets as an edit read them (their row versions).
+type PostSeen struct {
+	ID      string
+	Version string
+	Targets []string // "id@version" of each target
+}
+
+// ErrPostChanged: the post or its targets changed since they were read (PostWrite.Seen), and
+// nothing was written.
+var ErrPostChanged = errors.New("store: the post changed since it was read")
+
+type postVersion struct {
+	Post
+	RowVersion string
+}
+
+type targetVersion struct {
+	PublishTarget
+	RowVersion string
+}
+
+// ReadPostEdit reads, in one round trip, the organization's post id with its team's live
+// accounts, its targets, the live uploads among uploadIDs or linked to it, the post holding refKey
+// (when set), the organization's showVerboseErrors, and the versions of the post and its targets.
+// With lock, it begins a transaction with the post locked, which the caller owns (commit or roll
+// back) whenever err is nil; without, tx is nil and nothing is locked.
+func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs []string, refKey *string, lock bool) (pgx.Tx, PostEditReads, error) {
 	var out PostEditReads
+	var post []postVersion
+	var targets []targetVersion
 	b := &pgx.Batch{}
-	b.BeginTx(pgx.TxOptions{})
-	b.Queue(readPostForUpdate, id, orgID).Query(collect(&out.Post))
+	if lock {
+		b.BeginTx(pgx.TxOptions{})
+		b.Queue(readPostToEditLocked, id, orgID).Query(collect(&post))
+	} else {
+		b.Queue(readPostToEdit, id, orgID).Query(collect(&post))
+	}
 	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&out.Accounts))
-	b.Queue(readPostTargets, orgID, []string{id}).Query(collect(&out.Targets))
+	b.Queue(readPostEditTargets, orgID, id).Query(collect(&targets))
 	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collect(&out.Uploads))
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
@@ -72,7 +103,45 @@ func BeginPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs 
 		}
 		return nil, PostEditReads{}, fmt.Errorf("store: read post edit: %w", err)
 	}
+	out.Seen.Targets = make([]string, 0, len(targets))
+	for _, p := range post {
+		out.Post, out.Seen.ID, out.Seen.Version = append(out.Post, p.Post), p.ID, p.RowVersion
+	}
+	for _, t := range targets {
+		out.Targets, out.Seen.Targets = append(out.Targets, t.PublishTarget), append(out.Seen.Targets, t.ID+"@"+t.RowVersion)
+	}
 	return tx, out, nil
+}
+
+// BeginPostWrite begins a transaction with the post locked as seen (else ErrPostChanged).
+func BeginPostWrite(ctx context.Context, db Batcher, seen PostSeen) (pgx.Tx, error) {
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	queueSeen(b, seen)
+	br := db.SendBatch(ctx, b)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, changed(fmt.Errorf("store: begin post write: %w", err))
+	}
+	return tx, nil
+}
+
+// queueSeen queues the optimistic check of an edit: the post locked, then its targets compared
+// (in a snapshot taken once the lock is held).
+func queueSeen(b *pgx.Batch, seen PostSeen) {
+	b.Queue(lockPostAsRead, seen.ID, seen.Version)
+	b.Queue(checkPostTargetsAsRead, seen.ID, seen.Targets)
+}
+
+// changed is ErrPostChanged for the failure of the optimistic check (its division by zero, which
+// no other statement of a post's write can raise), err otherwise.
+func changed(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "22012" {
+		return ErrPostChanged
+	}
+	return err
 }
 
 // TargetWrite is one change to a post's targets: an insert, a reschedule or (Delete) a removal.
@@ -82,8 +151,10 @@ type TargetWrite struct {
 	Delete     string
 }
 
-// PostWrite is what creating or editing a post writes; a nil part is not written.
+// PostWrite is what creating or editing a post writes; a nil part is not written. With Seen,
+// nothing is written unless the post and its targets are still as seen (else ErrPostChanged).
 type PostWrite struct {
+	Seen    *PostSeen
 	Create  *CreatePostParams
 	Update  *UpdatePostParams
 	Targets []TargetWrite
@@ -107,6 +178,9 @@ type PostWritten struct {
 func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
 	var out PostWritten
 	b := &pgx.Batch{}
+	if w.Seen != nil {
+		queueSeen(b, *w.Seen)
+	}
 	scanPost := func(r pgx.Rows) error {
 		p, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[Post])
 		out.Post = p
@@ -147,7 +221,7 @@ func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error
 		b.Queue(insertAuditItem, a.OrganizationID, a.ActorType, a.ActorID, a.ActorName, a.Action, a.TargetType, a.TargetID, a.Metadata)
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return PostWritten{}, fmt.Errorf("store: write post: %w", err)
+		return PostWritten{}, changed(fmt.Errorf("store: write post: %w", err))
 	}
 	return out, nil
 }

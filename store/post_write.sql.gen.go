@@ -10,6 +10,25 @@ import (
 	"time"
 )
 
+const checkPostTargetsAsRead = `-- name: CheckPostTargetsAsRead :one
+SELECT 1 / ((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = $1) cur)
+          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest($2::text[]) v))::int AS ok
+`
+
+type CheckPostTargetsAsReadParams struct {
+	PostID      *string
+	RowVersions []string
+}
+
+// After LockPostAsRead, with a snapshot taken once the post is locked: fails the same way unless
+// the post's targets are exactly the versions read ("id@xmin").
+func (q *Queries) CheckPostTargetsAsRead(ctx context.Context, arg CheckPostTargetsAsReadParams) (int32, error) {
+	row := q.db.QueryRow(ctx, checkPostTargetsAsRead, arg.PostID, arg.RowVersions)
+	var ok int32
+	err := row.Scan(&ok)
+	return ok, err
+}
+
 const createPost = `-- name: CreatePost :one
 
 INSERT INTO posts (id, organization_id, team_id, created_by_id, title, reference_key, post_date, status,
@@ -77,6 +96,110 @@ func (q *Queries) CreatePost(ctx context.Context, arg CreatePostParams) (Post, e
 	return i, err
 }
 
+const lockPostAsRead = `-- name: LockPostAsRead :one
+SELECT 1 / count(*)::int AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = $1 FOR UPDATE) p WHERE p.v = $2::text
+`
+
+type LockPostAsReadParams struct {
+	ID         string
+	RowVersion string
+}
+
+// Locks the post if it is the version read, and fails otherwise with division_by_zero (22012),
+// which undoes the batch it begins before anything is written (store.ErrPostChanged).
+func (q *Queries) LockPostAsRead(ctx context.Context, arg LockPostAsReadParams) (int32, error) {
+	row := q.db.QueryRow(ctx, lockPostAsRead, arg.ID, arg.RowVersion)
+	var ok int32
+	err := row.Scan(&ok)
+	return ok, err
+}
+
+const readPostEditTargets = `-- name: ReadPostEditTargets :many
+SELECT t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at, t.xmin::text AS row_version FROM publish_targets t WHERE t.organization_id = $1 AND t.post_id = $2
+ORDER BY t.kind, t.network
+`
+
+type ReadPostEditTargetsParams struct {
+	OrganizationID string
+	PostID         *string
+}
+
+type ReadPostEditTargetsRow struct {
+	ID               string
+	OrganizationID   string
+	Kind             string
+	PostID           *string
+	CommentID        *string
+	Network          string
+	SocialAccountID  *string
+	Status           string
+	Payload          []byte
+	AttemptKey       string
+	Attempts         int32
+	AttemptStartedAt *time.Time
+	OutcomeUnknown   bool
+	Checkpoints      []byte
+	Version          int32
+	DueAt            *time.Time
+	NextAttemptAt    *time.Time
+	ExternalID       *string
+	Permalink        *string
+	Extra            []byte
+	Error            *string
+	ErrorVerbose     []byte
+	PostedAt         *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	RowVersion       string
+}
+
+func (q *Queries) ReadPostEditTargets(ctx context.Context, arg ReadPostEditTargetsParams) ([]ReadPostEditTargetsRow, error) {
+	rows, err := q.db.Query(ctx, readPostEditTargets, arg.OrganizationID, arg.PostID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ReadPostEditTargetsRow{}
+	for rows.Next() {
+		var i ReadPostEditTargetsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.Kind,
+			&i.PostID,
+			&i.CommentID,
+			&i.Network,
+			&i.SocialAccountID,
+			&i.Status,
+			&i.Payload,
+			&i.AttemptKey,
+			&i.Attempts,
+			&i.AttemptStartedAt,
+			&i.OutcomeUnknown,
+			&i.Checkpoints,
+			&i.Version,
+			&i.DueAt,
+			&i.NextAttemptAt,
+			&i.ExternalID,
+			&i.Permalink,
+			&i.Extra,
+			&i.Error,
+			&i.ErrorVerbose,
+			&i.PostedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.RowVersion,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const readPostEditUploads = `-- name: ReadPostEditUploads :many
 SELECT id, organization_id, team_id, created_by_id, type, mime, ext, path, thumbnail_path, icon_path, external_link, width, height, file_size, video_length, created_at, updated_at, deleted_at, purged_at, name FROM uploads u WHERE u.organization_id = $1 AND u.deleted_at IS NULL
   AND u.id IN (SELECT unnest($2::uuid[])
@@ -121,6 +244,156 @@ func (q *Queries) ReadPostEditUploads(ctx context.Context, arg ReadPostEditUploa
 			&i.DeletedAt,
 			&i.PurgedAt,
 			&i.Name,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const readPostToEdit = `-- name: ReadPostToEdit :many
+
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version FROM posts p WHERE p.id = $1 AND p.organization_id = $2
+`
+
+type ReadPostToEditParams struct {
+	ID             string
+	OrganizationID string
+}
+
+type ReadPostToEditRow struct {
+	ID                 string
+	OrganizationID     string
+	TeamID             string
+	CreatedByID        *string
+	Title              string
+	ReferenceKey       *string
+	PostDate           time.Time
+	PostedDate         *time.Time
+	Status             string
+	SocialAccountTypes []string
+	Data               []byte
+	FirstComment       []byte
+	Error              *string
+	ReviewNote         *string
+	RetryCount         int32
+	CountedAt          *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	DeletedAt          *time.Time
+	RowVersion         string
+}
+
+// An edit reads the post and its targets without a lock, with their row versions (xmin, which
+// every update of a row changes), and writes them only if those are still the versions: the
+// optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
+func (q *Queries) ReadPostToEdit(ctx context.Context, arg ReadPostToEditParams) ([]ReadPostToEditRow, error) {
+	rows, err := q.db.Query(ctx, readPostToEdit, arg.ID, arg.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ReadPostToEditRow{}
+	for rows.Next() {
+		var i ReadPostToEditRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.TeamID,
+			&i.CreatedByID,
+			&i.Title,
+			&i.ReferenceKey,
+			&i.PostDate,
+			&i.PostedDate,
+			&i.Status,
+			&i.SocialAccountTypes,
+			&i.Data,
+			&i.FirstComment,
+			&i.Error,
+			&i.ReviewNote,
+			&i.RetryCount,
+			&i.CountedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.DeletedAt,
+			&i.RowVersion,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const readPostToEditLocked = `-- name: ReadPostToEditLocked :many
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version FROM posts p WHERE p.id = $1 AND p.organization_id = $2 FOR UPDATE
+`
+
+type ReadPostToEditLockedParams struct {
+	ID             string
+	OrganizationID string
+}
+
+type ReadPostToEditLockedRow struct {
+	ID                 string
+	OrganizationID     string
+	TeamID             string
+	CreatedByID        *string
+	Title              string
+	ReferenceKey       *string
+	PostDate           time.Time
+	PostedDate         *time.Time
+	Status             string
+	SocialAccountTypes []string
+	Data               []byte
+	FirstComment       []byte
+	Error              *string
+	ReviewNote         *string
+	RetryCount         int32
+	CountedAt          *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	DeletedAt          *time.Time
+	RowVersion         string
+}
+
+func (q *Queries) ReadPostToEditLocked(ctx context.Context, arg ReadPostToEditLockedParams) ([]ReadPostToEditLockedRow, error) {
+	rows, err := q.db.Query(ctx, readPostToEditLocked, arg.ID, arg.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ReadPostToEditLockedRow{}
+	for rows.Next() {
+		var i ReadPostToEditLockedRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizationID,
+			&i.TeamID,
+			&i.CreatedByID,
+			&i.Title,
+			&i.ReferenceKey,
+			&i.PostDate,
+			&i.PostedDate,
+			&i.Status,
+			&i.SocialAccountTypes,
+			&i.Data,
+			&i.FirstComment,
+			&i.Error,
+			&i.ReviewNote,
+			&i.RetryCount,
+			&i.CountedAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.DeletedAt,
+			&i.RowVersion,
 		); err != nil {
 			return nil, err
 		}

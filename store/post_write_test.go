@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -61,5 +62,63 @@ INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`',
 	}
 	if len(read.Targets) != 1 || len(got.Targets) != 1 || read.Targets[0].ID != got.Targets[0].ID || read.Targets[0].Version != got.Targets[0].Version {
 		t.Fatalf("read targets %+v, wrote %+v", read.Targets, got.Targets)
+	}
+}
+
+// An edit read without a lock writes nothing if the post or one of its targets changed since it
+// was read (ErrPostChanged), and writes when they did not.
+func TestWritePostChecksWhatWasSeen(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	const org, team, post = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"
+	_, err := pool.Exec(ctx, `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
+INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
+  VALUES ('`+post+`', '`+org+`', '`+team+`', 'T', now(), 'DRAFT', '{MASTODON}', '{}');
+INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
+  VALUES ('`+org+`', 'POST', '`+post+`', 'MASTODON', 'DRAFT', '{}', 'a');`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(seen store.PostSeen) error {
+		_, err := store.WritePost(ctx, pool, store.PostWrite{Seen: &seen,
+			Update: &store.UpdatePostParams{ID: post, Title: "Edited", PostDate: time.Now(), Status: "DRAFT", SocialAccountTypes: []string{"MASTODON"}, Data: []byte(`{}`)},
+			Audit:  &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.updated", Metadata: []byte(`{}`)}})
+		return err
+	}
+	for _, change := range []string{
+		`UPDATE posts SET review_note = 'meanwhile'`,
+		`UPDATE publish_targets SET attempts = attempts + 1`, // a target alone (the post untouched)
+		`INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
+		  VALUES ('` + org + `', 'POST', '` + post + `', 'BLUESKY', 'DRAFT', '{}', 'b')`,
+	} {
+		_, r, err := store.ReadPostEdit(ctx, pool, org, post, nil, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pool.Exec(ctx, change); err != nil {
+			t.Fatal(err)
+		}
+		if err := edit(r.Seen); !errors.Is(err, store.ErrPostChanged) {
+			t.Fatalf("after %q: %v, want ErrPostChanged", change, err)
+		}
+		var title string
+		var audits int
+		if err := pool.QueryRow(ctx, `SELECT (SELECT title FROM posts), (SELECT count(*) FROM audit_log)`).Scan(&title, &audits); err != nil {
+			t.Fatal(err)
+		}
+		if title != "T" || audits != 0 {
+			t.Fatalf("after %q: title %q and %d audit rows, want nothing written", change, title, audits)
+		}
+	}
+	_, r, err := store.ReadPostEdit(ctx, pool, org, post, nil, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := edit(r.Seen); err != nil {
+		t.Fatal(err)
 	}
 }

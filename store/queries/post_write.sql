@@ -26,3 +26,28 @@ RETURNING *;
 SELECT * FROM uploads u WHERE u.organization_id = @organization_id AND u.deleted_at IS NULL
   AND u.id IN (SELECT unnest(@ids::uuid[])
                UNION SELECT pu.upload_id FROM post_uploads pu WHERE pu.post_id = @post_id AND pu.deleted_at IS NULL);
+
+-- An edit reads the post and its targets without a lock, with their row versions (xmin, which
+-- every update of a row changes), and writes them only if those are still the versions: the
+-- optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
+
+-- name: ReadPostToEdit :many
+SELECT p.*, p.xmin::text AS row_version FROM posts p WHERE p.id = @id AND p.organization_id = @organization_id;
+
+-- name: ReadPostToEditLocked :many
+SELECT p.*, p.xmin::text AS row_version FROM posts p WHERE p.id = @id AND p.organization_id = @organization_id FOR UPDATE;
+
+-- name: ReadPostEditTargets :many
+SELECT t.*, t.xmin::text AS row_version FROM publish_targets t WHERE t.organization_id = @organization_id AND t.post_id = @post_id
+ORDER BY t.kind, t.network;
+
+-- name: LockPostAsRead :one
+-- Locks the post if it is the version read, and fails otherwise with division_by_zero (22012),
+-- which undoes the batch it begins before anything is written (store.ErrPostChanged).
+SELECT 1 / count(*)::int AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = @id FOR UPDATE) p WHERE p.v = @row_version::text;
+
+-- name: CheckPostTargetsAsRead :one
+-- After LockPostAsRead, with a snapshot taken once the post is locked: fails the same way unless
+-- the post's targets are exactly the versions read ("id@xmin").
+SELECT 1 / ((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = @post_id) cur)
+          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(@row_versions::text[]) v))::int AS ok;
