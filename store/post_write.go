@@ -19,13 +19,13 @@ type PostCreateReads struct {
 }
 
 // ReadPostCreate reads, in one round trip and outside any transaction (none of it is locked, as
-// it never was), whether teamID is a live team of the organization, its live accounts, the live
-// uploads among uploadIDs, the post holding refKey (when set) and the organization's
-// showVerboseErrors.
+// it never was), whether teamID is a live team of the organization with the organization's
+// showVerboseErrors, the team's live accounts, the live uploads among uploadIDs and the post
+// holding refKey (when set).
 func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploadIDs []string, refKey *string) (PostCreateReads, error) {
 	var out PostCreateReads
 	b := &pgx.Batch{}
-	b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
+	b.Queue(readTeamForPost, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive, &out.ShowVerboseErrors) })
 	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
 	if len(uploadIDs) > 0 {
 		b.Queue(uploadsOf, orgID, uploadIDs).Query(collect(&out.Uploads))
@@ -33,7 +33,6 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
 	}
-	b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostCreateReads{}, fmt.Errorf("store: read post create: %w", err)
 	}
@@ -64,7 +63,8 @@ var ErrPostChanged = errors.New("store: the post changed since it was read")
 
 type postVersion struct {
 	Post
-	RowVersion string
+	RowVersion        string
+	ShowVerboseErrors bool
 }
 
 type targetVersion struct {
@@ -94,7 +94,6 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
 	}
-	b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
 	br := db.SendBatch(ctx, b)
 	tx := br.Tx()
 	if err := br.Close(); err != nil {
@@ -105,7 +104,7 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 	}
 	out.Seen.Targets = make([]string, 0, len(targets))
 	for _, p := range post {
-		out.Post, out.Seen.ID, out.Seen.Version = append(out.Post, p.Post), p.ID, p.RowVersion
+		out.Post, out.Seen.ID, out.Seen.Version, out.ShowVerboseErrors = append(out.Post, p.Post), p.ID, p.RowVersion, p.ShowVerboseErrors
 	}
 	for _, t := range targets {
 		out.Targets, out.Seen.Targets = append(out.Targets, t.PublishTarget), append(out.Seen.Targets, t.ID+"@"+t.RowVersion)

@@ -257,7 +257,8 @@ func (q *Queries) ReadPostEditUploads(ctx context.Context, arg ReadPostEditUploa
 
 const readPostToEdit = `-- name: ReadPostToEdit :many
 
-SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version FROM posts p WHERE p.id = $1 AND p.organization_id = $2
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1 AND p.organization_id = $2
 `
 
 type ReadPostToEditParams struct {
@@ -266,31 +267,33 @@ type ReadPostToEditParams struct {
 }
 
 type ReadPostToEditRow struct {
-	ID                 string
-	OrganizationID     string
-	TeamID             string
-	CreatedByID        *string
-	Title              string
-	ReferenceKey       *string
-	PostDate           time.Time
-	PostedDate         *time.Time
-	Status             string
-	SocialAccountTypes []string
-	Data               []byte
-	FirstComment       []byte
-	Error              *string
-	ReviewNote         *string
-	RetryCount         int32
-	CountedAt          *time.Time
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	DeletedAt          *time.Time
-	RowVersion         string
+	ID                   string
+	OrganizationID       string
+	TeamID               string
+	CreatedByID          *string
+	Title                string
+	ReferenceKey         *string
+	PostDate             time.Time
+	PostedDate           *time.Time
+	Status               string
+	SocialAccountTypes   []string
+	Data                 []byte
+	FirstComment         []byte
+	Error                *string
+	ReviewNote           *string
+	RetryCount           int32
+	CountedAt            *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	DeletedAt            *time.Time
+	RowVersion           string
+	OrgShowVerboseErrors bool
 }
 
 // An edit reads the post and its targets without a lock, with their row versions (xmin, which
 // every update of a row changes), and writes them only if those are still the versions: the
 // optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
+// With the organization's showVerboseErrors, which the record needs.
 func (q *Queries) ReadPostToEdit(ctx context.Context, arg ReadPostToEditParams) ([]ReadPostToEditRow, error) {
 	rows, err := q.db.Query(ctx, readPostToEdit, arg.ID, arg.OrganizationID)
 	if err != nil {
@@ -321,6 +324,7 @@ func (q *Queries) ReadPostToEdit(ctx context.Context, arg ReadPostToEditParams) 
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.RowVersion,
+			&i.OrgShowVerboseErrors,
 		); err != nil {
 			return nil, err
 		}
@@ -333,7 +337,9 @@ func (q *Queries) ReadPostToEdit(ctx context.Context, arg ReadPostToEditParams) 
 }
 
 const readPostToEditLocked = `-- name: ReadPostToEditLocked :many
-SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version FROM posts p WHERE p.id = $1 AND p.organization_id = $2 FOR UPDATE
+SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1 AND p.organization_id = $2
+FOR UPDATE OF p
 `
 
 type ReadPostToEditLockedParams struct {
@@ -342,26 +348,27 @@ type ReadPostToEditLockedParams struct {
 }
 
 type ReadPostToEditLockedRow struct {
-	ID                 string
-	OrganizationID     string
-	TeamID             string
-	CreatedByID        *string
-	Title              string
-	ReferenceKey       *string
-	PostDate           time.Time
-	PostedDate         *time.Time
-	Status             string
-	SocialAccountTypes []string
-	Data               []byte
-	FirstComment       []byte
-	Error              *string
-	ReviewNote         *string
-	RetryCount         int32
-	CountedAt          *time.Time
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
-	DeletedAt          *time.Time
-	RowVersion         string
+	ID                   string
+	OrganizationID       string
+	TeamID               string
+	CreatedByID          *string
+	Title                string
+	ReferenceKey         *string
+	PostDate             time.Time
+	PostedDate           *time.Time
+	Status               string
+	SocialAccountTypes   []string
+	Data                 []byte
+	FirstComment         []byte
+	Error                *string
+	ReviewNote           *string
+	RetryCount           int32
+	CountedAt            *time.Time
+	CreatedAt            time.Time
+	UpdatedAt            time.Time
+	DeletedAt            *time.Time
+	RowVersion           string
+	OrgShowVerboseErrors bool
 }
 
 func (q *Queries) ReadPostToEditLocked(ctx context.Context, arg ReadPostToEditLockedParams) ([]ReadPostToEditLockedRow, error) {
@@ -394,6 +401,7 @@ func (q *Queries) ReadPostToEditLocked(ctx context.Context, arg ReadPostToEditLo
 			&i.UpdatedAt,
 			&i.DeletedAt,
 			&i.RowVersion,
+			&i.OrgShowVerboseErrors,
 		); err != nil {
 			return nil, err
 		}
@@ -403,6 +411,29 @@ func (q *Queries) ReadPostToEditLocked(ctx context.Context, arg ReadPostToEditLo
 		return nil, err
 	}
 	return items, nil
+}
+
+const readTeamForPost = `-- name: ReadTeamForPost :one
+SELECT EXISTS (SELECT 1 FROM teams t WHERE t.id = $1 AND t.organization_id = $2 AND t.deleted_at IS NULL) AS team_live,
+       coalesce((SELECT o.show_verbose_errors FROM organizations o WHERE o.id = $2), false) AS show_verbose_errors
+`
+
+type ReadTeamForPostParams struct {
+	TeamID         string
+	OrganizationID string
+}
+
+type ReadTeamForPostRow struct {
+	TeamLive          bool
+	ShowVerboseErrors interface{}
+}
+
+// Whether the team is a live team of the organization, and the organization's showVerboseErrors.
+func (q *Queries) ReadTeamForPost(ctx context.Context, arg ReadTeamForPostParams) (ReadTeamForPostRow, error) {
+	row := q.db.QueryRow(ctx, readTeamForPost, arg.TeamID, arg.OrganizationID)
+	var i ReadTeamForPostRow
+	err := row.Scan(&i.TeamLive, &i.ShowVerboseErrors)
+	return i, err
 }
 
 const replacePostUploadLinks = `-- name: ReplacePostUploadLinks :many

@@ -9,6 +9,11 @@ VALUES (@id, @organization_id, @team_id, sqlc.narg('created_by_id'), @title, sql
     @social_account_types, @data, sqlc.narg('first_comment'), sqlc.narg('counted_at'))
 RETURNING *;
 
+-- name: ReadTeamForPost :one
+-- Whether the team is a live team of the organization, and the organization's showVerboseErrors.
+SELECT EXISTS (SELECT 1 FROM teams t WHERE t.id = @team_id AND t.organization_id = @organization_id AND t.deleted_at IS NULL) AS team_live,
+       coalesce((SELECT o.show_verbose_errors FROM organizations o WHERE o.id = @organization_id), false) AS show_verbose_errors;
+
 -- name: ReplacePostUploadLinks :many
 -- ReplacePostUploads answering the post's live links (exactly upload_ids), for the record.
 WITH gone AS (
@@ -32,10 +37,14 @@ SELECT * FROM uploads u WHERE u.organization_id = @organization_id AND u.deleted
 -- optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
 
 -- name: ReadPostToEdit :many
-SELECT p.*, p.xmin::text AS row_version FROM posts p WHERE p.id = @id AND p.organization_id = @organization_id;
+-- With the organization's showVerboseErrors, which the record needs.
+SELECT p.*, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = @id AND p.organization_id = @organization_id;
 
 -- name: ReadPostToEditLocked :many
-SELECT p.*, p.xmin::text AS row_version FROM posts p WHERE p.id = @id AND p.organization_id = @organization_id FOR UPDATE;
+SELECT p.*, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = @id AND p.organization_id = @organization_id
+FOR UPDATE OF p;
 
 -- name: ReadPostEditTargets :many
 SELECT t.*, t.xmin::text AS row_version FROM publish_targets t WHERE t.organization_id = @organization_id AND t.post_id = @post_id
