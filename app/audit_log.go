@@ -94,3 +94,17 @@ func (s *Service) AuditActors(ctx context.Context) ([]AuditActor, error) {
 	}
 	return out, nil
 }
+
+// AuditRow is the audit_log row of item (what Audit writes), for a caller that sends it in a batch
+// with the change it records.
+func AuditRow(item AuditItem) store.InsertAuditItemParams {
+	meta, err := json.Marshal(item.Metadata)
+	if err != nil || item.Metadata == nil {
+		meta = []byte("{}")
+	}
+	return store.InsertAuditItemParams{
+		OrganizationID: item.OrganizationID, ActorType: item.ActorType, ActorID: nilIfEmpty(item.ActorID),
+		ActorName: nilIfEmpty(item.ActorName), Action: item.Action, TargetType: nilIfEmpty(item.TargetType),
+		TargetID: nilIfEmpty(item.TargetID), Metadata: meta,
+	}
+}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -207,16 +206,7 @@ type AuditItem struct {
 
 // Audit writes item in tx, so the log holds exactly the changes that committed.
 func (s *Service) Audit(ctx context.Context, tx pgx.Tx, item AuditItem) error {
-	meta, err := json.Marshal(item.Metadata)
-	if err != nil || item.Metadata == nil {
-		meta = []byte("{}")
-	}
-	err = s.q.WithTx(tx).InsertAuditItem(ctx, store.InsertAuditItemParams{
-		OrganizationID: item.OrganizationID, ActorType: item.ActorType, ActorID: nilIfEmpty(item.ActorID),
-		ActorName: nilIfEmpty(item.ActorName), Action: item.Action, TargetType: nilIfEmpty(item.TargetType),
-		TargetID: nilIfEmpty(item.TargetID), Metadata: meta,
-	})
-	if err != nil {
+	if err := s.q.WithTx(tx).InsertAuditItem(ctx, AuditRow(item)); err != nil {
 		return fmt.Errorf("app: audit %s: %w", item.Action, err)
 	}
 	return nil

@@ -16,4 +16,5 @@ var (
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts
+	ReadPostEditUploadsSQL      = readPostEditUploads
 )

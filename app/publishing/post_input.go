@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/crier/crier/app"
@@ -85,9 +84,7 @@ func issuesError(issues []app.Issue) error {
 type postInput struct {
 	// keepDate: an update that changes neither the date nor the status keeps a scheduled post's
 	// date even once it has passed (the post is due and publishes now).
-	keepDate bool
-	// created: the post was inserted in this transaction, so it has no targets to read yet.
-	created      bool
+	keepDate     bool
 	title        string
 	referenceKey *string
 	postDate     time.Time
@@ -112,23 +109,21 @@ func (s *Service) checkPost(ctx context.Context, q *store.Queries, orgID, teamID
 
 // ruleIssues are the issues of the per-network rules for a post (none: nil).
 func (s *Service) ruleIssues(ctx context.Context, q *store.Queries, orgID string, in *postInput, accounts map[app.Network]*app.SocialAccount) ([]app.Issue, error) {
-	ids := app.RuleUploadIDs(&in.data)
-	uploads := map[string]*app.Upload{}
-	if len(ids) > 0 {
-		rows, err := q.UploadsOf(ctx, store.UploadsOfParams{OrganizationID: orgID, Ids: ids})
-		if err != nil {
-			return nil, fmt.Errorf("app: post uploads: %w", err)
-		}
-		for _, r := range rows {
-			uploads[r.ID] = s.accounts.UploadFromRow(ctx, r)
-		}
+	uploads, _, err := s.ruleUploads(ctx, q, orgID, in, nil, nil)
+	if err != nil {
+		return nil, err
 	}
+	return s.ruleIssuesOf(in, accounts, uploads), nil
+}
+
+// ruleIssuesOf are the issues of the per-network rules for a post with its uploads read.
+func (s *Service) ruleIssuesOf(in *postInput, accounts map[app.Network]*app.SocialAccount, uploads map[string]*app.Upload) []app.Issue {
 	postDate := in.postDate
 	if in.keepDate {
 		postDate = s.now() // an edit that keeps a due post's date is not refused for that date
 	}
 	return app.CheckPostRules(app.PostRuleInput{Data: &in.data, SocialAccountTypes: in.types, Status: string(in.status),
-		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment}), nil
+		PostDate: postDate, Now: s.now(), Accounts: accounts, Uploads: uploads, FirstComment: in.firstComment})
 }
 
 // teamAccounts answers the team's live accounts by network.
@@ -290,26 +285,10 @@ func firstCommentJSON(fc map[app.Network]string) []byte {
 	return b
 }
 
-func (s *Service) checkReferenceKey(ctx context.Context, q *store.Queries, orgID string, key *string, self string) error {
-	if key == nil {
-		return nil
-	}
-	row, err := q.GetPostByReferenceKey(ctx, store.GetPostByReferenceKeyParams{OrganizationID: orgID, ReferenceKey: key})
-	if err == nil && row.ID != self {
-		return app.Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
-			app.Issue{Code: app.IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
-	}
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("app: reference key: %w", err)
-	}
-	return nil
-}
-
 func (s *Service) referenceKeyConflict(err error, op string) error {
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" && strings.Contains(pgErr.ConstraintName, "reference_key") {
-		return app.Invalid("Validation failed: referenceKey: A post with this referenceKey already exists",
-			app.Issue{Code: app.IssueCustom, Message: "A post with this referenceKey already exists", Path: []any{"referenceKey"}})
+		return errReferenceKeyTaken()
 	}
 	return fmt.Errorf("%s: %w", op, err)
 }

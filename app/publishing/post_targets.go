@@ -14,20 +14,25 @@ import (
 	"github.com/crier/crier/store"
 )
 
-// syncTargets makes the post's targets match in: one POST target per network (and a WAITING
-// FIRST_COMMENT target per first comment), each rescheduled (new version) with the post's status
-// and date; targets no longer wanted (a network no longer named, a first comment removed) are
-// removed unless they reached the network. A SCHEDULED post gets one job per POST target at
-// postDate.
+// syncTargets makes the post's targets match in (planTargets) in tx, reading them first, and
+// enqueues the jobs of the scheduled ones.
 func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, in *postInput, accounts map[app.Network]*app.SocialAccount) error {
-	q := s.q.WithTx(tx)
-	var existing []store.PublishTarget
-	var err error
-	if !in.created {
-		if existing, err = q.ListPostTargets(ctx, []string{post.ID}); err != nil {
-			return fmt.Errorf("app: post targets: %w", err)
-		}
+	existing, err := s.q.WithTx(tx).ListPostTargets(ctx, []string{post.ID})
+	if err != nil {
+		return fmt.Errorf("app: post targets: %w", err)
 	}
+	w, err := store.WritePost(ctx, tx, store.PostWrite{Targets: planTargets(post.OrganizationID, post.ID, existing, in, accounts)})
+	if err != nil {
+		return fmt.Errorf("app: post target: %w", err)
+	}
+	return s.enqueueTargets(ctx, tx, w.Targets, in)
+}
+
+// planTargets says how the post's targets change to match in: one POST target per network (and
+// a WAITING FIRST_COMMENT target per first comment), each rescheduled (new version) with the
+// post's status and date; targets no longer wanted (a network no longer named, a first comment
+// removed) are removed unless they reached the network.
+func planTargets(orgID, postID string, existing []store.PublishTarget, in *postInput, accounts map[app.Network]*app.SocialAccount) []store.TargetWrite {
 	type key struct {
 		kind string
 		n    app.Network
@@ -37,6 +42,7 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		have[key{t.Kind, app.Network(t.Network)}] = t
 	}
 	want := map[key]bool{}
+	var out []store.TargetWrite
 	for _, n := range in.types {
 		var acct *string
 		if a := accounts[n]; a != nil {
@@ -62,36 +68,37 @@ func (s *Service) syncTargets(ctx context.Context, tx pgx.Tx, post store.Post, i
 		}
 		for _, tg := range targets {
 			want[key{tg.kind, n}] = true
-			var row store.PublishTarget
 			if t, ok := have[key{tg.kind, n}]; ok && reachedNetwork(t) {
 				// Published (or maybe): what is on the network stays as it is; an edit of a partly
 				// published post (one network failed and was reconnected) applies to the others.
 				continue
 			} else if ok {
-				row, err = q.RescheduleTarget(ctx, store.RescheduleTargetParams{ID: t.ID, Status: string(tg.status), DueAt: &due,
-					Payload: tg.payload, SocialAccountID: acct})
+				out = append(out, store.TargetWrite{Reschedule: &store.RescheduleTargetParams{ID: t.ID, Status: string(tg.status), DueAt: &due,
+					Payload: tg.payload, SocialAccountID: acct}})
 			} else {
-				attemptKey := post.ID + ":" + strings.ToLower(string(n))
+				attemptKey := postID + ":" + strings.ToLower(string(n))
 				if tg.kind == app.TargetFirstComment {
 					attemptKey += ":first-comment"
 				}
-				row, err = q.InsertTarget(ctx, store.InsertTargetParams{OrganizationID: post.OrganizationID, Kind: tg.kind, PostID: &post.ID,
-					Network: string(n), SocialAccountID: acct, Status: string(tg.status), Payload: tg.payload, AttemptKey: attemptKey, DueAt: &due})
-			}
-			if err != nil {
-				return fmt.Errorf("app: post target: %w", err)
-			}
-			if tg.kind == app.TargetPost && tg.status == app.PostScheduled {
-				if err := s.enqueueTarget(ctx, tx, row, in.postDate); err != nil {
-					return err
-				}
+				out = append(out, store.TargetWrite{Insert: &store.InsertTargetParams{OrganizationID: orgID, Kind: tg.kind, PostID: &postID,
+					Network: string(n), SocialAccountID: acct, Status: string(tg.status), Payload: tg.payload, AttemptKey: attemptKey, DueAt: &due}})
 			}
 		}
 	}
 	for k, t := range have {
 		if !want[k] && !reachedNetwork(t) {
-			if err := q.DeleteTarget(ctx, t.ID); err != nil {
-				return fmt.Errorf("app: post target: %w", err)
+			out = append(out, store.TargetWrite{Delete: t.ID})
+		}
+	}
+	return out
+}
+
+// enqueueTargets inserts the publish job of each scheduled POST target just written.
+func (s *Service) enqueueTargets(ctx context.Context, tx pgx.Tx, written []store.PublishTarget, in *postInput) error {
+	for _, t := range written {
+		if t.ID != "" && t.Kind == app.TargetPost && t.Status == string(app.PostScheduled) {
+			if err := s.enqueueTarget(ctx, tx, t, in.postDate); err != nil {
+				return err
 			}
 		}
 	}
@@ -117,7 +124,8 @@ func (s *Service) enqueueTarget(ctx context.Context, tx pgx.Tx, t store.PublishT
 	return nil
 }
 
-func (s *Service) syncPostUploads(ctx context.Context, q *store.Queries, postID string, in *postInput) error {
+// postUploadIDs are the uploads the post links (post_uploads): those of the networks it goes to.
+func postUploadIDs(in *postInput) []string {
 	ids := []string{}
 	seen := map[string]bool{}
 	for _, n := range in.types {
@@ -130,8 +138,5 @@ func (s *Service) syncPostUploads(ctx context.Context, q *store.Queries, postID 
 			}
 		}
 	}
-	if err := q.ReplacePostUploads(ctx, store.ReplacePostUploadsParams{PostID: postID, UploadIds: ids}); err != nil {
-		return fmt.Errorf("app: post uploads: %w", err)
-	}
-	return nil
+	return ids
 }

@@ -3,9 +3,8 @@ package publishing
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
@@ -13,74 +12,127 @@ import (
 
 // UpdatePost changes a DRAFT, REVIEW or SCHEDULED post. A new date or status reschedules: every
 // target gets a new version (jobs already queued become no-ops) and a SCHEDULED post new jobs.
+//
+// Optimistic, in two round trips for a draft: the post and what the edit is checked against are
+// read without a lock (store.ReadPostEdit), then the post, its targets, upload links and audit row
+// are written in one batch, atomic on its own, that begins by checking that neither the post nor
+// its targets changed meanwhile (store.ErrPostChanged: nothing was written, the edit starts over).
+// So no lock is held while the edit is checked. The last try locks the post as it reads, as every
+// edit once did, and cannot lose that race. The answer is built from what was written and read.
 func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (*app.Post, error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
-	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
-		q := s.q.WithTx(tx)
-		// The post, locked, and its team's accounts in one round trip.
-		locked, teamRows, err := store.ReadPostForUpdate(ctx, tx, pr.OrganizationID, id)
-		if err != nil {
-			return app.NotFoundOr(err, "Post", "app: update post") // not a uuid: 404
+	for try := 1; ; try++ {
+		post, err := s.updatePost(ctx, pr, id, p, try == editTries)
+		if try < editTries && errors.Is(err, store.ErrPostChanged) {
+			continue
 		}
-		if len(locked) == 0 {
-			return app.NotFound("Post")
-		}
-		row := locked[0]
-		switch st := app.PostStatus(row.Status); {
-		case st.Editable():
-		case st == app.PostDeleted:
-			return app.NotFound("Post")
-		default:
-			return app.Invalid("Validation failed: status: A "+row.Status+" post cannot be edited",
-				app.Issue{Code: app.IssueCustom, Message: "A " + row.Status + " post cannot be edited", Path: []any{"status"}})
-		}
-		cur := postFromRow(row)
-		in, err := s.postInput(&cur, p)
-		if err != nil {
-			return err
-		}
-		in.keepDate = p.PostDate == nil && in.status == app.PostStatus(row.Status)
-		accounts, _ := accountsByNetwork(teamRows)
-		if err := s.checkPost(ctx, q, pr.OrganizationID, row.TeamID, in, accounts); err != nil {
-			return err
-		}
-		if err := s.checkReferenceKey(ctx, q, pr.OrganizationID, in.referenceKey, row.ID); err != nil {
-			return err
-		}
-		counted := row.CountedAt
-		if in.status == app.PostScheduled {
-			if err := q.LockOrganizationQuota(ctx, pr.OrganizationID); err != nil {
-				return fmt.Errorf("app: update post: %w", err)
-			}
-			if err := s.checkQuotas(ctx, q, pr.OrganizationID, counted == nil, &row.ID, in.postDate, in.types, accounts); err != nil {
-				return err
-			}
-			if counted == nil {
-				now := s.now().UTC()
-				counted = &now
-			}
-		}
-		data, _ := json.Marshal(in.data)
-		updated, err := q.UpdatePost(ctx, store.UpdatePostParams{ID: row.ID, Title: in.title, ReferenceKey: in.referenceKey, PostDate: in.postDate,
-			Status: string(in.status), SocialAccountTypes: networkStrings(in.types), Data: data, FirstComment: firstCommentJSON(in.firstComment),
-			CountedAt: counted, ReviewNote: row.ReviewNote})
-		if err != nil {
-			return s.referenceKeyConflict(err, "app: update post")
-		}
-		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
-			return err
-		}
-		if err := s.syncPostUploads(ctx, q, row.ID, in); err != nil {
-			return err
-		}
-		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
-			Metadata: map[string]any{"status": in.status}}))
-	})
+		return post, err
+	}
+}
+
+// editTries is how many times an edit is tried, the last one with the post locked.
+const editTries = 3
+
+func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, p app.PostParams, lock bool) (*app.Post, error) {
+	orgID := pr.OrganizationID
+	var asked []string // the uploads of new content; those of the post's own are read by its links
+	if p.Data != nil {
+		asked = app.RuleUploadIDs(p.Data)
+	}
+	var key *string // a kept key is the post's own (a live key is unique): nothing to check
+	if p.ReferenceKey != nil && !p.ClearReferenceKey {
+		key = p.ReferenceKey
+	}
+	tx, r, err := store.ReadPostEdit(ctx, s.db, orgID, id, lowerUUIDs(asked), key, lock)
+	if err != nil {
+		return nil, app.NotFoundOr(err, "Post", "app: update post") // not a uuid: 404
+	}
+	if tx != nil {
+		defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after commit it is a no-op
+	}
+	if len(r.Post) == 0 {
+		return nil, app.NotFound("Post")
+	}
+	row := r.Post[0]
+	switch st := app.PostStatus(row.Status); {
+	case st.Editable():
+	case st == app.PostDeleted:
+		return nil, app.NotFound("Post")
+	default:
+		return nil, app.Invalid("Validation failed: status: A "+row.Status+" post cannot be edited",
+			app.Issue{Code: app.IssueCustom, Message: "A " + row.Status + " post cannot be edited", Path: []any{"status"}})
+	}
+	cur := postFromRow(row)
+	in, err := s.postInput(&cur, p)
 	if err != nil {
 		return nil, err
 	}
-	return s.getPost(ctx, pr.OrganizationID, id)
+	in.keepDate = p.PostDate == nil && in.status == app.PostStatus(row.Status)
+	accounts, _ := accountsByNetwork(r.Accounts)
+	q := s.q
+	if tx != nil {
+		q = s.q.WithTx(tx) // not a second connection while this one is held
+	}
+	uploads, uploadRows, err := s.ruleUploads(ctx, q, orgID, in, r.Uploads, asked)
+	if err != nil {
+		return nil, err
+	}
+	if issues := s.ruleIssuesOf(in, accounts, uploads); len(issues) > 0 {
+		return nil, issuesError(issues)
+	}
+	if keyTaken(r.KeyOwner, row.ID) {
+		return nil, errReferenceKeyTaken()
+	}
+	data, _ := json.Marshal(in.data)
+	w := store.PostWrite{
+		Update: &store.UpdatePostParams{ID: row.ID, Title: in.title, ReferenceKey: in.referenceKey, PostDate: in.postDate,
+			Status: string(in.status), SocialAccountTypes: networkStrings(in.types), Data: data, FirstComment: firstCommentJSON(in.firstComment),
+			CountedAt: row.CountedAt, ReviewNote: row.ReviewNote},
+		Targets: planTargets(row.OrganizationID, row.ID, r.Targets, in, accounts),
+		Uploads: &store.ReplacePostUploadLinksParams{PostID: row.ID, UploadIds: postUploadIDs(in)},
+		Audit: auditRow(app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
+			Metadata: map[string]any{"status": in.status}})),
+	}
+	if in.status == app.PostScheduled && tx == nil {
+		// The quota lock and the jobs need a transaction: it begins with the optimistic check.
+		if tx, err = store.BeginPostWrite(ctx, s.db, r.Seen); err != nil {
+			return nil, err
+		}
+		defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after commit it is a no-op
+	} else if tx == nil {
+		w.Seen = &r.Seen
+	}
+	if in.status == app.PostScheduled {
+		q := s.q.WithTx(tx)
+		if err := q.LockOrganizationQuota(ctx, orgID); err != nil {
+			return nil, fmt.Errorf("app: update post: %w", err)
+		}
+		if err := s.checkQuotas(ctx, q, orgID, row.CountedAt == nil, &row.ID, in.postDate, in.types, accounts); err != nil {
+			return nil, err
+		}
+		if row.CountedAt == nil {
+			now := s.now().UTC()
+			w.Update.CountedAt = &now
+		}
+	}
+	var db store.Batcher = s.db
+	if tx != nil {
+		db = tx
+	}
+	written, err := store.WritePost(ctx, db, w)
+	if err != nil {
+		return nil, s.referenceKeyConflict(err, "app: update post")
+	}
+	if tx != nil {
+		if err := s.enqueueTargets(ctx, tx, written.Targets, in); err != nil {
+			return nil, err
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return nil, fmt.Errorf("app: update post: commit: %w", err)
+		}
+	}
+	return s.writtenRecord(ctx, written, r.Targets, r.Accounts, uploadRows, r.ShowVerboseErrors), nil
 }

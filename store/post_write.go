@@ -1,0 +1,226 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// PostCreateReads is what creating a post checks, read in one round trip by ReadPostCreate.
+type PostCreateReads struct {
+	TeamLive          bool
+	Accounts          []SocialAccount // the team's live accounts
+	Uploads           []Upload        // the live uploads among the ids asked
+	KeyOwner          []Post          // the live post holding the reference key asked (none: empty)
+	ShowVerboseErrors bool
+}
+
+// ReadPostCreate reads, in one round trip and outside any transaction (none of it is locked, as
+// it never was), whether teamID is a live team of the organization with the organization's
+// showVerboseErrors, the team's live accounts, the live uploads among uploadIDs and the post
+// holding refKey (when set).
+func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploadIDs []string, refKey *string) (PostCreateReads, error) {
+	var out PostCreateReads
+	b := &pgx.Batch{}
+	b.Queue(readTeamForPost, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive, &out.ShowVerboseErrors) })
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
+	if len(uploadIDs) > 0 {
+		b.Queue(uploadsOf, orgID, uploadIDs).Query(collect(&out.Uploads))
+	}
+	if refKey != nil {
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+	}
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return PostCreateReads{}, fmt.Errorf("store: read post create: %w", err)
+	}
+	return out, nil
+}
+
+// PostEditReads is what editing a post checks, read by ReadPostEdit.
+type PostEditReads struct {
+	Post              []Post // the post (none: empty)
+	Accounts          []SocialAccount
+	Targets           []PublishTarget // ordered by kind, network
+	Uploads           []Upload        // the live uploads among the ids asked or linked to the post
+	KeyOwner          []Post
+	ShowVerboseErrors bool
+	Seen              PostSeen // the versions read, for PostWrite.Seen
+}
+
+// PostSeen is the post and its targets as an edit read them (their row versions).
+type PostSeen struct {
+	ID      string
+	Version string
+	Targets []string // "id@version" of each target
+}
+
+// ErrPostChanged: the post or its targets changed since they were read (PostWrite.Seen), and
+// nothing was written.
+var ErrPostChanged = errors.New("store: the post changed since it was read")
+
+type postVersion struct {
+	Post
+	RowVersion        string
+	ShowVerboseErrors bool
+}
+
+type targetVersion struct {
+	PublishTarget
+	RowVersion string
+}
+
+// ReadPostEdit reads, in one round trip, the organization's post id with its team's live
+// accounts, its targets, the live uploads among uploadIDs or linked to it, the post holding refKey
+// (when set), the organization's showVerboseErrors, and the versions of the post and its targets.
+// With lock, it begins a transaction with the post locked, which the caller owns (commit or roll
+// back) whenever err is nil; without, tx is nil and nothing is locked.
+func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs []string, refKey *string, lock bool) (pgx.Tx, PostEditReads, error) {
+	var out PostEditReads
+	var post []postVersion
+	var targets []targetVersion
+	b := &pgx.Batch{}
+	if lock {
+		b.BeginTx(pgx.TxOptions{})
+		b.Queue(readPostToEditLocked, id, orgID).Query(collect(&post))
+	} else {
+		b.Queue(readPostToEdit, id, orgID).Query(collect(&post))
+	}
+	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&out.Accounts))
+	b.Queue(readPostEditTargets, orgID, id).Query(collect(&targets))
+	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collect(&out.Uploads))
+	if refKey != nil {
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+	}
+	br := db.SendBatch(ctx, b)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		if tx != nil {
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+		return nil, PostEditReads{}, fmt.Errorf("store: read post edit: %w", err)
+	}
+	out.Seen.Targets = make([]string, 0, len(targets))
+	for _, p := range post {
+		out.Post, out.Seen.ID, out.Seen.Version, out.ShowVerboseErrors = append(out.Post, p.Post), p.ID, p.RowVersion, p.ShowVerboseErrors
+	}
+	for _, t := range targets {
+		out.Targets, out.Seen.Targets = append(out.Targets, t.PublishTarget), append(out.Seen.Targets, t.ID+"@"+t.RowVersion)
+	}
+	return tx, out, nil
+}
+
+// BeginPostWrite begins a transaction with the post locked as seen (else ErrPostChanged).
+func BeginPostWrite(ctx context.Context, db Batcher, seen PostSeen) (pgx.Tx, error) {
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	queueSeen(b, seen)
+	br := db.SendBatch(ctx, b)
+	tx := br.Tx()
+	if err := br.Close(); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		return nil, changed(fmt.Errorf("store: begin post write: %w", err))
+	}
+	return tx, nil
+}
+
+// queueSeen queues the optimistic check of an edit: the post locked, then its targets compared
+// (in a snapshot taken once the lock is held).
+func queueSeen(b *pgx.Batch, seen PostSeen) {
+	b.Queue(lockPostAsRead, seen.ID, seen.Version)
+	b.Queue(checkPostTargetsAsRead, seen.ID, seen.Targets)
+}
+
+// changed is ErrPostChanged for the failure of the optimistic check (its division by zero, which
+// no other statement of a post's write can raise), err otherwise.
+func changed(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "22012" {
+		return ErrPostChanged
+	}
+	return err
+}
+
+// TargetWrite is one change to a post's targets: an insert, a reschedule or (Delete) a removal.
+type TargetWrite struct {
+	Insert     *InsertTargetParams
+	Reschedule *RescheduleTargetParams
+	Delete     string
+}
+
+// PostWrite is what creating or editing a post writes; a nil part is not written. With Seen,
+// nothing is written unless the post and its targets are still as seen (else ErrPostChanged).
+type PostWrite struct {
+	Seen    *PostSeen
+	Create  *CreatePostParams
+	Update  *UpdatePostParams
+	Targets []TargetWrite
+	Uploads *ReplacePostUploadLinksParams
+	Audit   *InsertAuditItemParams
+}
+
+// PostWritten is what WritePost wrote: the post, each target (in the order of PostWrite.Targets;
+// a zero row for a removal), the ids of the targets removed and the post's live upload links.
+type PostWritten struct {
+	Post    Post
+	Targets []PublishTarget
+	Removed []string
+	Links   []PostUpload
+}
+
+// WritePost sends w's statements in one batch, in order. On tx they are part of it; on the pool
+// they are a transaction of their own: PostgreSQL runs the statements of a pipeline up to its Sync
+// (pgx sends one at the end of a batch) as one implicit transaction, so a failing statement rolls
+// back those before it and the rest are not run — nothing is half-written.
+func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
+	var out PostWritten
+	b := &pgx.Batch{}
+	if w.Seen != nil {
+		queueSeen(b, *w.Seen)
+	}
+	scanPost := func(r pgx.Rows) error {
+		p, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[Post])
+		out.Post = p
+		return err
+	}
+	if c := w.Create; c != nil {
+		b.Queue(createPost, c.ID, c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status,
+			c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt).Query(scanPost)
+	}
+	if u := w.Update; u != nil {
+		b.Queue(updatePost, u.Title, u.ReferenceKey, u.PostDate, u.Status, u.SocialAccountTypes, u.Data, u.FirstComment,
+			u.CountedAt, u.ReviewNote, u.Error, u.ID).Query(scanPost)
+	}
+	out.Targets = make([]PublishTarget, len(w.Targets))
+	for i, t := range w.Targets {
+		scan := func(r pgx.Rows) error {
+			row, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[PublishTarget])
+			out.Targets[i] = row
+			return err
+		}
+		switch {
+		case t.Insert != nil:
+			a := t.Insert
+			b.Queue(insertTarget, a.OrganizationID, a.Kind, a.PostID, a.CommentID, a.Network, a.SocialAccountID, a.Status,
+				a.Payload, a.AttemptKey, a.DueAt).Query(scan)
+		case t.Reschedule != nil:
+			a := t.Reschedule
+			b.Queue(rescheduleTarget, a.Status, a.DueAt, a.Payload, a.SocialAccountID, a.ID).Query(scan)
+		default:
+			b.Queue(deleteTarget, t.Delete)
+			out.Removed = append(out.Removed, t.Delete)
+		}
+	}
+	if u := w.Uploads; u != nil {
+		b.Queue(replacePostUploadLinks, u.PostID, u.UploadIds).Query(collect(&out.Links))
+	}
+	if a := w.Audit; a != nil {
+		b.Queue(insertAuditItem, a.OrganizationID, a.ActorType, a.ActorID, a.ActorName, a.Action, a.TargetType, a.TargetID, a.Metadata)
+	}
+	if err := db.SendBatch(ctx, b).Close(); err != nil {
+		return PostWritten{}, changed(fmt.Errorf("store: write post: %w", err))
+	}
+	return out, nil
+}
