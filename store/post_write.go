@@ -133,11 +133,11 @@ func queueSeen(b *pgx.Batch, seen PostSeen) {
 	b.Queue(checkPostTargetsAsRead, seen.ID, seen.Targets)
 }
 
-// changed is ErrPostChanged for the failure of the optimistic check (its division by zero, which
-// no other statement of a post's write can raise), err otherwise.
+// changed is ErrPostChanged for the failure of the optimistic check (post_unchanged's SQLSTATE,
+// migration 014), err otherwise.
 func changed(err error) error {
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "22012" {
+	if errors.As(err, &pgErr) && pgErr.Code == "CR409" {
 		return ErrPostChanged
 	}
 	return err

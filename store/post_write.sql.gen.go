@@ -11,8 +11,8 @@ import (
 )
 
 const checkPostTargetsAsRead = `-- name: CheckPostTargetsAsRead :one
-SELECT 1 / ((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = $1) cur)
-          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest($2::text[]) v))::int AS ok
+SELECT post_unchanged((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = $1) cur)
+          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest($2::text[]) v)) AS ok
 `
 
 type CheckPostTargetsAsReadParams struct {
@@ -22,9 +22,9 @@ type CheckPostTargetsAsReadParams struct {
 
 // After LockPostAsRead, with a snapshot taken once the post is locked: fails the same way unless
 // the post's targets are exactly the versions read ("id@xmin").
-func (q *Queries) CheckPostTargetsAsRead(ctx context.Context, arg CheckPostTargetsAsReadParams) (int32, error) {
+func (q *Queries) CheckPostTargetsAsRead(ctx context.Context, arg CheckPostTargetsAsReadParams) (bool, error) {
 	row := q.db.QueryRow(ctx, checkPostTargetsAsRead, arg.PostID, arg.RowVersions)
-	var ok int32
+	var ok bool
 	err := row.Scan(&ok)
 	return ok, err
 }
@@ -97,7 +97,7 @@ func (q *Queries) CreatePost(ctx context.Context, arg CreatePostParams) (Post, e
 }
 
 const lockPostAsRead = `-- name: LockPostAsRead :one
-SELECT 1 / count(*)::int AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = $1 FOR UPDATE) p WHERE p.v = $2::text
+SELECT post_unchanged(count(*) = 1) AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = $1 FOR UPDATE) p WHERE p.v = $2::text
 `
 
 type LockPostAsReadParams struct {
@@ -105,11 +105,11 @@ type LockPostAsReadParams struct {
 	RowVersion string
 }
 
-// Locks the post if it is the version read, and fails otherwise with division_by_zero (22012),
+// Locks the post if it is the version read, and fails otherwise (post_unchanged raises CR409),
 // which undoes the batch it begins before anything is written (store.ErrPostChanged).
-func (q *Queries) LockPostAsRead(ctx context.Context, arg LockPostAsReadParams) (int32, error) {
+func (q *Queries) LockPostAsRead(ctx context.Context, arg LockPostAsReadParams) (bool, error) {
 	row := q.db.QueryRow(ctx, lockPostAsRead, arg.ID, arg.RowVersion)
-	var ok int32
+	var ok bool
 	err := row.Scan(&ok)
 	return ok, err
 }

@@ -51,12 +51,12 @@ SELECT t.*, t.xmin::text AS row_version FROM publish_targets t WHERE t.organizat
 ORDER BY t.kind, t.network;
 
 -- name: LockPostAsRead :one
--- Locks the post if it is the version read, and fails otherwise with division_by_zero (22012),
+-- Locks the post if it is the version read, and fails otherwise (post_unchanged raises CR409),
 -- which undoes the batch it begins before anything is written (store.ErrPostChanged).
-SELECT 1 / count(*)::int AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = @id FOR UPDATE) p WHERE p.v = @row_version::text;
+SELECT post_unchanged(count(*) = 1) AS ok FROM (SELECT q.xmin::text AS v FROM posts q WHERE q.id = @id FOR UPDATE) p WHERE p.v = @row_version::text;
 
 -- name: CheckPostTargetsAsRead :one
 -- After LockPostAsRead, with a snapshot taken once the post is locked: fails the same way unless
 -- the post's targets are exactly the versions read ("id@xmin").
-SELECT 1 / ((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = @post_id) cur)
-          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(@row_versions::text[]) v))::int AS ok;
+SELECT post_unchanged((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = @post_id) cur)
+          = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(@row_versions::text[]) v)) AS ok;
