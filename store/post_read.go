@@ -12,7 +12,9 @@ type Batcher interface {
 	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
 }
 
-// PostReads is what posts' records are built from.
+// PostReads is what posts' records are built from. Its rows hold the columns a record shows (the
+// queries of post_read.sql name them): a target has no payload, checkpoints or lease, an account no
+// tokens, a post no created_by_id or counted_at, an upload no created_by_id or purged_at.
 type PostReads struct {
 	Posts             []Post // in no particular order; absent ids are not there
 	ShowVerboseErrors bool
@@ -23,46 +25,72 @@ type PostReads struct {
 	Accounts          []SocialAccount
 }
 
-// The rows of the joined reads, scanned by position into the models they are made of.
-type postWithVerbose struct {
-	Post
-	ShowVerboseErrors bool
-}
-
-type linkWithUpload struct {
-	PostUpload
-	Upload
-}
-
 // ReadPosts reads the organization's posts among ids with their targets and, with links, their
 // upload links, uploads and their teams' accounts — the queries of post_read.sql, pipelined in one
 // batch: one round trip and four statements instead of six round trips. teamID, when set, is
-// checked to be a live team of the organization (TeamLive).
+// checked to be a live team of the organization (TeamLive). Rows are scanned by hand, column by
+// column: pgx's struct scanning reflected over every row (issue 15).
 func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string) (PostReads, error) {
 	var out PostReads
-	var posts []postWithVerbose
-	var ups []linkWithUpload
 	b := &pgx.Batch{}
-	b.Queue(readPostsOfOrg, orgID, ids).Query(collect(&posts))
+	b.Queue(readPostsOfOrg, orgID, ids).Query(func(rows pgx.Rows) error {
+		var err error
+		out.Posts, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Post, error) {
+			var p Post
+			err := r.Scan(&p.ID, &p.OrganizationID, &p.TeamID, &p.Title, &p.ReferenceKey, &p.PostDate, &p.PostedDate, &p.Status,
+				&p.SocialAccountTypes, &p.Data, &p.FirstComment, &p.Error, &p.ReviewNote, &p.RetryCount, &p.CreatedAt, &p.UpdatedAt,
+				&p.DeletedAt, &out.ShowVerboseErrors)
+			return p, err
+		})
+		return err
+	})
 	if len(ids) == 0 {
 		b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
 	}
 	if teamID != "" {
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
-	b.Queue(readPostTargets, orgID, ids).Query(collect(&out.Targets))
+	b.Queue(readPostTargets, orgID, ids).Query(func(rows pgx.Rows) error {
+		var err error
+		out.Targets, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (PublishTarget, error) {
+			t := PublishTarget{OrganizationID: orgID}
+			err := r.Scan(&t.ID, &t.Kind, &t.PostID, &t.Network, &t.SocialAccountID, &t.Status, &t.Attempts, &t.NextAttemptAt,
+				&t.ExternalID, &t.Permalink, &t.Error, &t.ErrorVerbose, &t.PostedAt, &t.CreatedAt, &t.UpdatedAt)
+			return t, err
+		})
+		return err
+	})
 	if links {
-		b.Queue(readPostUploadLinks, orgID, ids).Query(collect(&ups))
-		b.Queue(readPostAccounts, orgID, ids).Query(collect(&out.Accounts))
+		b.Queue(readPostUploadLinks, orgID, ids).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				var l PostUpload
+				var u Upload
+				if err := rows.Scan(&l.PostID, &l.UploadID, &l.CreatedAt, &l.UpdatedAt, &l.DeletedAt,
+					&u.OrganizationID, &u.TeamID, &u.Type, &u.Name, &u.Mime, &u.Ext, &u.Path, &u.ThumbnailPath, &u.IconPath,
+					&u.ExternalLink, &u.Width, &u.Height, &u.FileSize, &u.VideoLength, &u.CreatedAt, &u.UpdatedAt); err != nil {
+					return err
+				}
+				u.ID = l.UploadID // live uploads only: DeletedAt stays nil
+				out.UploadLinks, out.Uploads = append(out.UploadLinks, l), append(out.Uploads, u)
+			}
+			return rows.Err()
+		})
+		b.Queue(readPostAccounts, orgID, ids).Query(func(rows pgx.Rows) error {
+			var err error
+			out.Accounts, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (SocialAccount, error) {
+				var a SocialAccount
+				err := r.Scan(&a.ID, &a.OrganizationID, &a.TeamID, &a.Type, &a.Username, &a.DisplayName, &a.Bio, &a.AvatarUrl,
+					&a.ExternalID, &a.ProviderPageID, &a.UserUsername, &a.UserDisplayName, &a.UserEmail, &a.UserID, &a.Channels,
+					&a.MastodonServerID, &a.InstagramConnectionMethod, &a.TwitterSubType, &a.IsTiktokBusinessAccount,
+					&a.DisconnectedCheckTryAt, &a.DeleteOn, &a.MessagingStatus, &a.MessagingStatusUpdatedAt, &a.MessagingLastError,
+					&a.ReconnectRequiredAt, &a.LastError, &a.CreatedAt, &a.UpdatedAt)
+				return a, err
+			})
+			return err
+		})
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
-	}
-	for _, p := range posts {
-		out.Posts, out.ShowVerboseErrors = append(out.Posts, p.Post), p.ShowVerboseErrors
-	}
-	for _, l := range ups {
-		out.UploadLinks, out.Uploads = append(out.UploadLinks, l.PostUpload), append(out.Uploads, l.Upload)
 	}
 	return out, nil
 }
