@@ -41,7 +41,7 @@ func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGet
 		return nil, err
 	}
 	out, err := toPost(*post)
-	return PostGet200JSONResponse(out), err
+	return postGetJSON{out}, err
 }
 
 // PostGetByReferenceKey answers GET /post/reference-key/{referenceKey}.
@@ -51,7 +51,7 @@ func (s *Server) PostGetByReferenceKey(ctx context.Context, req PostGetByReferen
 		return nil, err
 	}
 	out, err := toPost(*post)
-	return PostGetByReferenceKey200JSONResponse(out), err
+	return postGetJSON{out}, err
 }
 
 // PostGetList answers GET /post.
@@ -83,7 +83,7 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 		}
 		items = append(items, o)
 	}
-	return PostGetList200JSONResponse{Items: items, Total: float32(total)}, nil
+	return postListJSON{items: items, total: float32(total)}, nil
 }
 
 // PostUpdate answers PATCH /post/{id}.
