@@ -16,8 +16,12 @@ import (
 // those of the generated Visit…Response, which encodes with json.Encoder (a trailing newline
 // included); TestPostJSONMatchesEncoding holds them equal.
 
-// postGetJSON answers GET post (and GET post by reference key).
-type postGetJSON struct{ post Post }
+// postGetJSON answers GET post (and GET post by reference key). data, when set, is the JSON of
+// post.Data (dataJSON), written as is.
+type postGetJSON struct {
+	post Post
+	data []byte
+}
 
 func (r postGetJSON) VisitPostGetResponse(w http.ResponseWriter) error { return r.write(w) }
 func (r postGetJSON) VisitPostGetByReferenceKeyResponse(w http.ResponseWriter) error {
@@ -27,16 +31,17 @@ func (r postGetJSON) VisitPostGetByReferenceKeyResponse(w http.ResponseWriter) e
 func (r postGetJSON) write(w http.ResponseWriter) error {
 	e := postEncoder{b: getBuf()}
 	defer e.free()
-	if err := e.post(&r.post); err != nil {
+	if err := e.post(&r.post, r.data); err != nil {
 		return err
 	}
 	e.b = append(e.b, '\n')
 	return writeJSON(w, e.b)
 }
 
-// postListJSON answers GET post list.
+// postListJSON answers GET post list; data[i], when set, is the JSON of items[i].Data.
 type postListJSON struct {
 	items []Post
+	data  [][]byte
 	total float32
 }
 
@@ -51,7 +56,11 @@ func (r postListJSON) VisitPostGetListResponse(w http.ResponseWriter) error {
 			if i > 0 {
 				e.b = append(e.b, ',')
 			}
-			if err := e.post(&r.items[i]); err != nil {
+			var data []byte
+			if i < len(r.data) {
+				data = r.data[i]
+			}
+			if err := e.post(&r.items[i], data); err != nil {
 				return err
 			}
 		}
@@ -93,10 +102,12 @@ type postEncoder struct {
 	err      error             // the first time MarshalJSON refuses
 }
 
-func (e *postEncoder) post(p *Post) (err error) {
+func (e *postEncoder) post(p *Post, data []byte) (err error) {
 	b := append(e.b, `{"createdAt":`...)
 	b = e.time(b, p.CreatedAt)
-	if b, err = appendMarshal(append(b, `,"data":`...), p.Data); err != nil {
+	if data != nil {
+		b = append(append(b, `,"data":`...), data...)
+	} else if b, err = appendMarshal(append(b, `,"data":`...), p.Data); err != nil {
 		return err
 	}
 	b = e.time(append(b, `,"deletedAt":`...), p.DeletedAt)
