@@ -10,9 +10,7 @@ var (
 	ReadPostTargetsSQL          = readPostTargets
 	ReadPostUploadLinksSQL      = readPostUploadLinks
 	ReadPostAccountsSQL         = readPostAccounts
-	ReadTeamOfOrgSQL            = readTeamOfOrg
-	ReadLiveOrganizationSQL     = readLiveOrganization
-	ReadOrganizationCreatorSQL  = readOrganizationCreator
+	ReadTeamRecordSQL           = readTeamRecord
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -116,16 +117,53 @@ type TeamReads struct {
 	Accounts     []SocialAccount
 }
 
-// ReadTeam reads a team of the organization, the organization, its creator and the team's live
-// accounts (team_read.sql) in one round trip.
-func ReadTeam(ctx context.Context, db Batcher, orgID, teamID string) (TeamReads, error) {
+// ReadTeam reads a team of the organization, the organization while live, its creator while not
+// deleted and the team's live accounts (team_read.sql) in one statement, scanned by hand.
+func ReadTeam(ctx context.Context, db DBTX, orgID, teamID string) (TeamReads, error) {
 	var out TeamReads
-	b := &pgx.Batch{}
-	b.Queue(readTeamOfOrg, teamID, orgID).Query(collect(&out.Team))
-	b.Queue(readLiveOrganization, orgID).Query(collect(&out.Organization))
-	b.Queue(readOrganizationCreator, orgID).Query(collect(&out.Creator))
-	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
-	if err := db.SendBatch(ctx, b).Close(); err != nil {
+	rows, err := db.Query(ctx, readTeamRecord, teamID, orgID)
+	if err != nil {
+		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t Team
+		var o Organization
+		var u User
+		var a SocialAccount
+		// The nullable sides of the outer joins: the creator and the account.
+		var userID, email, accountID, accountType, messaging *string
+		var userCreated, userUpdated, accountCreated, accountUpdated *time.Time
+		if err := rows.Scan(&t.ID, &t.OrganizationID, &t.CreatedByID, &t.Name, &t.AvatarUrl, &t.CreatedAt, &t.UpdatedAt, &t.DeletedAt,
+			&o.ID, &o.CreatedByID, &o.Name, &o.AvatarUrl, &o.Ref, &o.Plan, &o.ApiAccess, &o.Suspended, &o.AnalyticsDisabled,
+			&o.AnalyticsPostsDisabled, &o.UploadsCompressionEnabled, &o.ShowVerboseErrors, &o.DisconnectCheckEnabled,
+			&o.DeleteAccountAfter, &o.PortalBrandName, &o.PortalLogoUrl, &o.PortalAccentColor, &o.CreatedAt, &o.UpdatedAt, &o.DeletedAt,
+			&userID, &email, &u.FirstName, &u.LastName, &u.AvatarUrl, &u.Timezone, &u.EmailVerifiedAt, &u.OnboardedAt,
+			&userCreated, &userUpdated, &u.DeletedAt,
+			&accountID, &accountType, &a.Username, &a.DisplayName, &a.Bio, &a.AvatarUrl, &a.ExternalID, &a.ProviderPageID,
+			&a.UserUsername, &a.UserDisplayName, &a.UserEmail, &a.UserID, &a.Channels, &a.MastodonServerID,
+			&a.InstagramConnectionMethod, &a.TwitterSubType, &a.IsTiktokBusinessAccount, &a.DisconnectedCheckTryAt, &a.DeleteOn,
+			&messaging, &a.MessagingStatusUpdatedAt, &a.MessagingLastError, &a.ReconnectRequiredAt, &a.LastError,
+			&accountCreated, &accountUpdated); err != nil {
+			return TeamReads{}, fmt.Errorf("store: read team: %w", err)
+		}
+		if out.Team == nil { // the team, organization and creator repeat on every row
+			out.Team = []Team{t}
+			if o.DeletedAt == nil {
+				out.Organization = []Organization{o}
+			}
+			if userID != nil {
+				u.ID, u.Email, u.CreatedAt, u.UpdatedAt = *userID, *email, *userCreated, *userUpdated
+				out.Creator = []User{u}
+			}
+		}
+		if accountID != nil {
+			a.ID, a.OrganizationID, a.TeamID, a.Type, a.MessagingStatus = *accountID, t.OrganizationID, t.ID, *accountType, *messaging
+			a.CreatedAt, a.UpdatedAt = *accountCreated, *accountUpdated
+			out.Accounts = append(out.Accounts, a)
+		}
+	}
+	if err := rows.Err(); err != nil {
 		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
 	}
 	return out, nil
