@@ -34,16 +34,19 @@ type PostReads struct {
 func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string) (PostReads, error) {
 	var out PostReads
 	b := &pgx.Batch{}
+	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
 	b.Queue(readPostsOfOrg, orgID, ids).Query(func(rows pgx.Rows) error {
-		var err error
-		out.Posts, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Post, error) {
+		out.Posts = make([]Post, 0, len(ids))
+		for rows.Next() {
 			var p Post
-			err := r.Scan(&p.ID, &p.OrganizationID, &p.TeamID, &p.Title, &p.ReferenceKey, &p.PostDate, &p.PostedDate, &p.Status,
+			if err := rows.Scan(&p.ID, &p.OrganizationID, &p.TeamID, &p.Title, &p.ReferenceKey, &p.PostDate, &p.PostedDate, &p.Status,
 				&p.SocialAccountTypes, &p.Data, &p.FirstComment, &p.Error, &p.ReviewNote, &p.RetryCount, &p.CreatedAt, &p.UpdatedAt,
-				&p.DeletedAt, &out.ShowVerboseErrors)
-			return p, err
-		})
-		return err
+				&p.DeletedAt, &out.ShowVerboseErrors); err != nil {
+				return err
+			}
+			out.Posts = append(out.Posts, p)
+		}
+		return rows.Err()
 	})
 	if len(ids) == 0 {
 		b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
@@ -52,17 +55,20 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
 	b.Queue(readPostTargets, orgID, ids).Query(func(rows pgx.Rows) error {
-		var err error
-		out.Targets, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (PublishTarget, error) {
+		out.Targets = make([]PublishTarget, 0, 2*len(ids))
+		for rows.Next() {
 			t := PublishTarget{OrganizationID: orgID}
-			err := r.Scan(&t.ID, &t.Kind, &t.PostID, &t.Network, &t.SocialAccountID, &t.Status, &t.Attempts, &t.NextAttemptAt,
-				&t.ExternalID, &t.Permalink, &t.Error, &t.ErrorVerbose, &t.PostedAt, &t.CreatedAt, &t.UpdatedAt)
-			return t, err
-		})
-		return err
+			if err := rows.Scan(&t.ID, &t.Kind, &t.PostID, &t.Network, &t.SocialAccountID, &t.Status, &t.Attempts, &t.NextAttemptAt,
+				&t.ExternalID, &t.Permalink, &t.Error, &t.ErrorVerbose, &t.PostedAt, &t.CreatedAt, &t.UpdatedAt); err != nil {
+				return err
+			}
+			out.Targets = append(out.Targets, t)
+		}
+		return rows.Err()
 	})
 	if links {
 		b.Queue(readPostUploadLinks, orgID, ids).Query(func(rows pgx.Rows) error {
+			out.UploadLinks, out.Uploads = make([]PostUpload, 0, len(ids)), make([]Upload, 0, len(ids))
 			for rows.Next() {
 				var l PostUpload
 				var u Upload

@@ -83,10 +83,7 @@ func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string,
 // shows verbose errors) errorsVerbose; with links, uploads and social accounts; with stored, data
 // in its stored form (StoredData) rather than decoded.
 func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store.PostReads, links, stored bool) []app.Post {
-	byPost := map[string][]store.PublishTarget{}
-	for _, t := range r.Targets {
-		byPost[*t.PostID] = append(byPost[*t.PostID], t)
-	}
+	byPost := targetsByPost(r.Targets)
 	var upLinks map[string][]app.PostUploadLink
 	var accounts map[string]app.SocialAccount
 	if links {
@@ -111,7 +108,7 @@ func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store
 			if p.Uploads == nil {
 				p.Uploads = []app.PostUploadLink{}
 			}
-			p.SocialAccounts = []app.PostSocialAccountLink{}
+			p.SocialAccounts = make([]app.PostSocialAccountLink, 0, len(byPost[row.ID]))
 			for _, t := range byPost[row.ID] {
 				if t.Kind != app.TargetPost || t.SocialAccountID == nil {
 					continue
@@ -123,6 +120,26 @@ func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store
 			}
 		}
 		out[i] = p
+	}
+	return out
+}
+
+// targetsByPost groups targets by post, in their order: runs of the slice itself when it comes
+// sorted by post (as the reads sort it), so no target is copied.
+func targetsByPost(targets []store.PublishTarget) map[string][]store.PublishTarget {
+	out := map[string][]store.PublishTarget{}
+	for i := 0; i < len(targets); {
+		id := *targets[i].PostID
+		j := i + 1
+		for j < len(targets) && *targets[j].PostID == id {
+			j++
+		}
+		if _, seen := out[id]; seen { // not sorted after all: append a copy
+			out[id] = append(out[id][:len(out[id]):len(out[id])], targets[i:j]...)
+		} else {
+			out[id] = targets[i:j:j]
+		}
+		i = j
 	}
 	return out
 }
