@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 )
 
 // Batcher sends several statements in one round trip (a pool, a connection or a transaction).
@@ -33,9 +34,15 @@ type PostReads struct {
 // column: pgx's struct scanning reflected over every row (issue 15).
 func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string) (PostReads, error) {
 	var out PostReads
+	// The ids go four times to PostgreSQL: encoded once as binary uuids, not parsed from text each
+	// time (one that does not parse is sent as text, for PostgreSQL's own answer to it).
+	var idArg any = ids
+	if u, ok := uuids(ids); ok {
+		idArg = u
+	}
 	b := &pgx.Batch{}
 	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
-	b.Queue(readPostsOfOrg, orgID, ids).Query(func(rows pgx.Rows) error {
+	b.Queue(readPostsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Posts = make([]Post, 0, len(ids))
 		for rows.Next() {
 			var p Post
@@ -54,7 +61,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	if teamID != "" {
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
-	b.Queue(readPostTargets, orgID, ids).Query(func(rows pgx.Rows) error {
+	b.Queue(readPostTargets, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, 2*len(ids))
 		for rows.Next() {
 			t := PublishTarget{OrganizationID: orgID}
@@ -67,7 +74,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return rows.Err()
 	})
 	if links {
-		b.Queue(readPostUploadLinks, orgID, ids).Query(func(rows pgx.Rows) error {
+		b.Queue(readPostUploadLinks, orgID, idArg).Query(func(rows pgx.Rows) error {
 			out.UploadLinks, out.Uploads = make([]PostUpload, 0, len(ids)), make([]Upload, 0, len(ids))
 			for rows.Next() {
 				var l PostUpload
@@ -82,7 +89,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 			}
 			return rows.Err()
 		})
-		b.Queue(readPostAccounts, orgID, ids).Query(func(rows pgx.Rows) error {
+		b.Queue(readPostAccounts, orgID, idArg).Query(func(rows pgx.Rows) error {
 			var err error
 			out.Accounts, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (SocialAccount, error) {
 				var a SocialAccount
@@ -100,6 +107,17 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
 	}
 	return out, nil
+}
+
+// uuids parses ids as uuids, for binary parameters; false when one is not a uuid.
+func uuids(ids []string) (pgtype.FlatArray[pgtype.UUID], bool) {
+	out := make(pgtype.FlatArray[pgtype.UUID], len(ids))
+	for i, id := range ids {
+		if err := out[i].Scan(id); err != nil {
+			return nil, false
+		}
+	}
+	return out, true
 }
 
 // collect scans every row into a model by column position: the queries select * of the model's
