@@ -9,7 +9,6 @@ var (
 	ReadTeamLiveSQL             = readTeamLive
 	ReadPostTargetsSQL          = readPostTargets
 	ReadPostUploadLinksSQL      = readPostUploadLinks
-	ReadPostAccountsSQL         = readPostAccounts
 	ReadTeamRecordSQL           = readTeamRecord
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts

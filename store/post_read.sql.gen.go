@@ -24,104 +24,6 @@ func (q *Queries) ReadOrgShowVerboseErrors(ctx context.Context, id string) (bool
 	return show_verbose_errors, err
 }
 
-const readPostAccounts = `-- name: ReadPostAccounts :many
-SELECT sa.id, sa.organization_id, sa.team_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url, sa.external_id,
-  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id, sa.channels, sa.mastodon_server_id,
-  sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account, sa.disconnected_check_try_at,
-  sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error, sa.reconnect_required_at,
-  sa.last_error, sa.created_at, sa.updated_at
-FROM social_accounts sa WHERE sa.organization_id = $1 AND sa.deleted_at IS NULL
-  AND sa.team_id IN (SELECT p.team_id FROM posts p WHERE p.organization_id = $1 AND p.id = ANY($2::uuid[]))
-ORDER BY sa.created_at, sa.id
-`
-
-type ReadPostAccountsParams struct {
-	OrganizationID string
-	PostIds        []string
-}
-
-type ReadPostAccountsRow struct {
-	ID                        string
-	OrganizationID            string
-	TeamID                    string
-	Type                      string
-	Username                  *string
-	DisplayName               *string
-	Bio                       *string
-	AvatarUrl                 *string
-	ExternalID                *string
-	ProviderPageID            *string
-	UserUsername              *string
-	UserDisplayName           *string
-	UserEmail                 *string
-	UserID                    *string
-	Channels                  []byte
-	MastodonServerID          *string
-	InstagramConnectionMethod *string
-	TwitterSubType            *string
-	IsTiktokBusinessAccount   pgtype.Bool
-	DisconnectedCheckTryAt    *time.Time
-	DeleteOn                  *time.Time
-	MessagingStatus           string
-	MessagingStatusUpdatedAt  *time.Time
-	MessagingLastError        *string
-	ReconnectRequiredAt       *time.Time
-	LastError                 *string
-	CreatedAt                 time.Time
-	UpdatedAt                 time.Time
-}
-
-// The live accounts of the posts' teams (what ListTeamSocialAccounts answers for them), without
-// their tokens, which a record never shows.
-func (q *Queries) ReadPostAccounts(ctx context.Context, arg ReadPostAccountsParams) ([]ReadPostAccountsRow, error) {
-	rows, err := q.db.Query(ctx, readPostAccounts, arg.OrganizationID, arg.PostIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReadPostAccountsRow{}
-	for rows.Next() {
-		var i ReadPostAccountsRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.Type,
-			&i.Username,
-			&i.DisplayName,
-			&i.Bio,
-			&i.AvatarUrl,
-			&i.ExternalID,
-			&i.ProviderPageID,
-			&i.UserUsername,
-			&i.UserDisplayName,
-			&i.UserEmail,
-			&i.UserID,
-			&i.Channels,
-			&i.MastodonServerID,
-			&i.InstagramConnectionMethod,
-			&i.TwitterSubType,
-			&i.IsTiktokBusinessAccount,
-			&i.DisconnectedCheckTryAt,
-			&i.DeleteOn,
-			&i.MessagingStatus,
-			&i.MessagingStatusUpdatedAt,
-			&i.MessagingLastError,
-			&i.ReconnectRequiredAt,
-			&i.LastError,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const readPostForUpdate = `-- name: ReadPostForUpdate :many
 SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = $1 AND organization_id = $2 FOR UPDATE
 `
@@ -173,10 +75,19 @@ func (q *Queries) ReadPostForUpdate(ctx context.Context, arg ReadPostForUpdatePa
 }
 
 const readPostTargets = `-- name: ReadPostTargets :many
-SELECT id, kind, post_id, network, social_account_id, status, attempts, next_attempt_at, external_id, permalink,
-  error, error_verbose, posted_at, created_at, updated_at
-FROM publish_targets WHERE organization_id = $1 AND post_id = ANY($2::uuid[])
-ORDER BY post_id, kind, network
+SELECT t.id, t.kind, t.post_id, t.network, t.social_account_id, t.status, t.attempts, t.next_attempt_at, t.external_id,
+  t.permalink, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at,
+  sa.id AS account_id, sa.team_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url, sa.external_id AS account_external_id,
+  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id, sa.channels, sa.mastodon_server_id,
+  sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account, sa.disconnected_check_try_at,
+  sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error, sa.reconnect_required_at,
+  sa.last_error, sa.created_at AS account_created_at, sa.updated_at AS account_updated_at
+FROM publish_targets t
+JOIN posts p ON p.id = t.post_id
+LEFT JOIN social_accounts sa ON sa.id = t.social_account_id AND sa.organization_id = t.organization_id
+  AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
+WHERE t.organization_id = $1 AND t.post_id = ANY($2::uuid[])
+ORDER BY t.post_id, t.kind, t.network
 `
 
 type ReadPostTargetsParams struct {
@@ -185,24 +96,53 @@ type ReadPostTargetsParams struct {
 }
 
 type ReadPostTargetsRow struct {
-	ID              string
-	Kind            string
-	PostID          *string
-	Network         string
-	SocialAccountID *string
-	Status          string
-	Attempts        int32
-	NextAttemptAt   *time.Time
-	ExternalID      *string
-	Permalink       *string
-	Error           *string
-	ErrorVerbose    []byte
-	PostedAt        *time.Time
-	CreatedAt       time.Time
-	UpdatedAt       time.Time
+	ID                        string
+	Kind                      string
+	PostID                    *string
+	Network                   string
+	SocialAccountID           *string
+	Status                    string
+	Attempts                  int32
+	NextAttemptAt             *time.Time
+	ExternalID                *string
+	Permalink                 *string
+	Error                     *string
+	ErrorVerbose              []byte
+	PostedAt                  *time.Time
+	CreatedAt                 time.Time
+	UpdatedAt                 time.Time
+	AccountID                 *string
+	TeamID                    *string
+	Type                      *string
+	Username                  *string
+	DisplayName               *string
+	Bio                       *string
+	AvatarUrl                 *string
+	AccountExternalID         *string
+	ProviderPageID            *string
+	UserUsername              *string
+	UserDisplayName           *string
+	UserEmail                 *string
+	UserID                    *string
+	Channels                  []byte
+	MastodonServerID          *string
+	InstagramConnectionMethod *string
+	TwitterSubType            *string
+	IsTiktokBusinessAccount   pgtype.Bool
+	DisconnectedCheckTryAt    *time.Time
+	DeleteOn                  *time.Time
+	MessagingStatus           *string
+	MessagingStatusUpdatedAt  *time.Time
+	MessagingLastError        *string
+	ReconnectRequiredAt       *time.Time
+	LastError                 *string
+	AccountCreatedAt          *time.Time
+	AccountUpdatedAt          *time.Time
 }
 
-// What a record shows of its targets: not their payloads, checkpoints or leases (the bulk of a row).
+// What a record shows of its targets (not their payloads, checkpoints or leases: the bulk of a row),
+// each with its account while live and of the post's team (the record's socialAccounts), without
+// the account's tokens, which a record never shows.
 func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams) ([]ReadPostTargetsRow, error) {
 	rows, err := q.db.Query(ctx, readPostTargets, arg.OrganizationID, arg.PostIds)
 	if err != nil {
@@ -228,6 +168,33 @@ func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams
 			&i.PostedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.AccountID,
+			&i.TeamID,
+			&i.Type,
+			&i.Username,
+			&i.DisplayName,
+			&i.Bio,
+			&i.AvatarUrl,
+			&i.AccountExternalID,
+			&i.ProviderPageID,
+			&i.UserUsername,
+			&i.UserDisplayName,
+			&i.UserEmail,
+			&i.UserID,
+			&i.Channels,
+			&i.MastodonServerID,
+			&i.InstagramConnectionMethod,
+			&i.TwitterSubType,
+			&i.IsTiktokBusinessAccount,
+			&i.DisconnectedCheckTryAt,
+			&i.DeleteOn,
+			&i.MessagingStatus,
+			&i.MessagingStatusUpdatedAt,
+			&i.MessagingLastError,
+			&i.ReconnectRequiredAt,
+			&i.LastError,
+			&i.AccountCreatedAt,
+			&i.AccountUpdatedAt,
 		); err != nil {
 			return nil, err
 		}
