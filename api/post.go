@@ -36,12 +36,12 @@ func (s *Server) PostCreate(ctx context.Context, req PostCreateRequestObject) (P
 
 // PostGet answers GET /post/{id}.
 func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
-	post, err := s.pub.GetPost(ctx, req.Id)
+	post, err := s.pub.GetPostStored(ctx, req.Id)
 	if err != nil {
 		return nil, err
 	}
-	out, err := toPost(*post)
-	return PostGet200JSONResponse(out), err
+	out, data, err := toPostStored(*post)
+	return postGetJSON{out, data}, err
 }
 
 // PostGetByReferenceKey answers GET /post/reference-key/{referenceKey}.
@@ -51,7 +51,7 @@ func (s *Server) PostGetByReferenceKey(ctx context.Context, req PostGetByReferen
 		return nil, err
 	}
 	out, err := toPost(*post)
-	return PostGetByReferenceKey200JSONResponse(out), err
+	return postGetJSON{post: out}, err
 }
 
 // PostGetList answers GET /post.
@@ -71,19 +71,30 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 	if q.Platforms != nil {
 		f.Platforms = networks(*q.Platforms)
 	}
-	posts, total, err := s.pub.ListPosts(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
+	posts, total, err := s.pub.ListPostsStored(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
 	if err != nil {
 		return nil, err
 	}
-	items := make([]Post, 0, len(posts))
+	items, data := make([]Post, 0, len(posts)), make([][]byte, 0, len(posts))
 	for _, p := range posts {
-		o, err := toPost(p)
+		o, d, err := toPostStored(p)
 		if err != nil {
 			return nil, err
 		}
-		items = append(items, o)
+		items, data = append(items, o), append(data, d)
 	}
-	return PostGetList200JSONResponse{Items: items, Total: float32(total)}, nil
+	return postListJSON{items: items, data: data, total: float32(total)}, nil
+}
+
+// toPostStored is toPost for a post read with its data as stored (GetPostStored, ListPostsStored):
+// the record without data, and data's JSON (dataJSON).
+func toPostStored(p app.Post) (Post, []byte, error) {
+	out, err := toPostFields(p)
+	if err != nil {
+		return out, nil, err
+	}
+	data, err := dataJSON(p.StoredData)
+	return out, data, err
 }
 
 // PostUpdate answers PATCH /post/{id}.

@@ -16,6 +16,22 @@ import (
 // the whole record (issue 15: that was most of GET post list's CPU). The answer is byte-identical to
 // the round trip's (TestToPostMatchesJSONRoundTrip).
 func toPost(p app.Post) (Post, error) {
+	out, err := toPostFields(p)
+	if err != nil {
+		return out, err
+	}
+	// data: one JSON round trip of the payloads alone, each network's type into the contract's.
+	// MarshalJSON directly: json.Marshal would copy and re-check its already compact output.
+	if b, err := p.Data.MarshalJSON(); err != nil {
+		return out, fmt.Errorf("api: post data: %w", err)
+	} else if err := json.Unmarshal(b, &out.Data); err != nil {
+		return out, fmt.Errorf("api: post data: %w", err)
+	}
+	return out, nil
+}
+
+// toPostFields is toPost but data.
+func toPostFields(p app.Post) (Post, error) {
 	created, updated := p.CreatedAt, p.UpdatedAt
 	out := Post{Id: p.ID, TeamId: p.TeamID, OrganizationId: p.OrganizationID, Title: p.Title, ReferenceKey: p.ReferenceKey,
 		PostDate: p.PostDate, PostedDate: p.PostedDate, Status: PostStatus(p.Status), Error: p.Error,
@@ -40,13 +56,6 @@ func toPost(p app.Post) (Post, error) {
 	}
 	if out.FirstComment, err = byNetwork[PostFirstComment](p.FirstComment, true); err != nil {
 		return out, err
-	}
-	// data: one JSON round trip of the payloads alone, each network's type into the contract's.
-	// MarshalJSON directly: json.Marshal would copy and re-check its already compact output.
-	if b, err := p.Data.MarshalJSON(); err != nil {
-		return out, fmt.Errorf("api: post data: %w", err)
-	} else if err := json.Unmarshal(b, &out.Data); err != nil {
-		return out, fmt.Errorf("api: post data: %w", err)
 	}
 	if p.Uploads != nil {
 		ups := make([]PostUploadLink, 0, len(p.Uploads))

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/crier/crier/store"
@@ -72,6 +73,9 @@ type Post struct {
 	Uploads        []PostUploadLink        `json:"-"`
 	SocialAccounts []PostSocialAccountLink `json:"-"`
 	Targets        []PostTarget            `json:"-"`
+	// StoredData is data as stored, set instead of Data for a reader that renders it from there
+	// (the API's GET post and post list: publishing's GetPostStored and ListPostsStored).
+	StoredData json.RawMessage `json:"-"`
 }
 
 // ErrorVerbose is a network's own error detail (errorsVerbose entries).

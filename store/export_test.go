@@ -9,10 +9,7 @@ var (
 	ReadTeamLiveSQL             = readTeamLive
 	ReadPostTargetsSQL          = readPostTargets
 	ReadPostUploadLinksSQL      = readPostUploadLinks
-	ReadPostAccountsSQL         = readPostAccounts
-	ReadTeamOfOrgSQL            = readTeamOfOrg
-	ReadLiveOrganizationSQL     = readLiveOrganization
-	ReadOrganizationCreatorSQL  = readOrganizationCreator
+	ReadTeamRecordSQL           = readTeamRecord
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts

@@ -24,73 +24,6 @@ func (q *Queries) ReadOrgShowVerboseErrors(ctx context.Context, id string) (bool
 	return show_verbose_errors, err
 }
 
-const readPostAccounts = `-- name: ReadPostAccounts :many
-SELECT id, organization_id, team_id, type, username, display_name, bio, avatar_url, external_id, provider_page_id, user_username, user_display_name, user_email, user_id, channels, mastodon_server_id, instagram_connection_method, twitter_sub_type, is_tiktok_business_account, disconnected_check_try_at, delete_on, messaging_status, messaging_status_updated_at, messaging_last_error, access_token_enc, refresh_token_enc, secrets_enc, token_expires_at, token_scope, reconnect_required_at, last_error, created_at, updated_at, deleted_at FROM social_accounts sa WHERE sa.organization_id = $1 AND sa.deleted_at IS NULL
-  AND sa.team_id IN (SELECT p.team_id FROM posts p WHERE p.organization_id = $1 AND p.id = ANY($2::uuid[]))
-ORDER BY sa.created_at, sa.id
-`
-
-type ReadPostAccountsParams struct {
-	OrganizationID string
-	PostIds        []string
-}
-
-// The live accounts of the posts' teams (what ListTeamSocialAccounts answers for them).
-func (q *Queries) ReadPostAccounts(ctx context.Context, arg ReadPostAccountsParams) ([]SocialAccount, error) {
-	rows, err := q.db.Query(ctx, readPostAccounts, arg.OrganizationID, arg.PostIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []SocialAccount{}
-	for rows.Next() {
-		var i SocialAccount
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.Type,
-			&i.Username,
-			&i.DisplayName,
-			&i.Bio,
-			&i.AvatarUrl,
-			&i.ExternalID,
-			&i.ProviderPageID,
-			&i.UserUsername,
-			&i.UserDisplayName,
-			&i.UserEmail,
-			&i.UserID,
-			&i.Channels,
-			&i.MastodonServerID,
-			&i.InstagramConnectionMethod,
-			&i.TwitterSubType,
-			&i.IsTiktokBusinessAccount,
-			&i.DisconnectedCheckTryAt,
-			&i.DeleteOn,
-			&i.MessagingStatus,
-			&i.MessagingStatusUpdatedAt,
-			&i.MessagingLastError,
-			&i.AccessTokenEnc,
-			&i.RefreshTokenEnc,
-			&i.SecretsEnc,
-			&i.TokenExpiresAt,
-			&i.TokenScope,
-			&i.ReconnectRequiredAt,
-			&i.LastError,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const readPostForUpdate = `-- name: ReadPostForUpdate :many
 SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = $1 AND organization_id = $2 FOR UPDATE
 `
@@ -142,8 +75,19 @@ func (q *Queries) ReadPostForUpdate(ctx context.Context, arg ReadPostForUpdatePa
 }
 
 const readPostTargets = `-- name: ReadPostTargets :many
-SELECT id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at FROM publish_targets WHERE organization_id = $1 AND post_id = ANY($2::uuid[])
-ORDER BY post_id, kind, network
+SELECT t.id, t.kind, t.post_id, t.network, t.social_account_id, t.status, t.attempts, t.next_attempt_at, t.external_id,
+  t.permalink, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at,
+  sa.id AS account_id, sa.team_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url, sa.external_id AS account_external_id,
+  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id, sa.channels, sa.mastodon_server_id,
+  sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account, sa.disconnected_check_try_at,
+  sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error, sa.reconnect_required_at,
+  sa.last_error, sa.created_at AS account_created_at, sa.updated_at AS account_updated_at
+FROM publish_targets t
+JOIN posts p ON p.id = t.post_id
+LEFT JOIN social_accounts sa ON sa.id = t.social_account_id AND sa.organization_id = t.organization_id
+  AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
+WHERE t.organization_id = $1 AND t.post_id = ANY($2::uuid[])
+ORDER BY t.post_id, t.kind, t.network
 `
 
 type ReadPostTargetsParams struct {
@@ -151,41 +95,106 @@ type ReadPostTargetsParams struct {
 	PostIds        []string
 }
 
-func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams) ([]PublishTarget, error) {
+type ReadPostTargetsRow struct {
+	ID                        string
+	Kind                      string
+	PostID                    *string
+	Network                   string
+	SocialAccountID           *string
+	Status                    string
+	Attempts                  int32
+	NextAttemptAt             *time.Time
+	ExternalID                *string
+	Permalink                 *string
+	Error                     *string
+	ErrorVerbose              []byte
+	PostedAt                  *time.Time
+	CreatedAt                 time.Time
+	UpdatedAt                 time.Time
+	AccountID                 *string
+	TeamID                    *string
+	Type                      *string
+	Username                  *string
+	DisplayName               *string
+	Bio                       *string
+	AvatarUrl                 *string
+	AccountExternalID         *string
+	ProviderPageID            *string
+	UserUsername              *string
+	UserDisplayName           *string
+	UserEmail                 *string
+	UserID                    *string
+	Channels                  []byte
+	MastodonServerID          *string
+	InstagramConnectionMethod *string
+	TwitterSubType            *string
+	IsTiktokBusinessAccount   pgtype.Bool
+	DisconnectedCheckTryAt    *time.Time
+	DeleteOn                  *time.Time
+	MessagingStatus           *string
+	MessagingStatusUpdatedAt  *time.Time
+	MessagingLastError        *string
+	ReconnectRequiredAt       *time.Time
+	LastError                 *string
+	AccountCreatedAt          *time.Time
+	AccountUpdatedAt          *time.Time
+}
+
+// What a record shows of its targets (not their payloads, checkpoints or leases: the bulk of a row),
+// each with its account while live and of the post's team (the record's socialAccounts), without
+// the account's tokens, which a record never shows.
+func (q *Queries) ReadPostTargets(ctx context.Context, arg ReadPostTargetsParams) ([]ReadPostTargetsRow, error) {
 	rows, err := q.db.Query(ctx, readPostTargets, arg.OrganizationID, arg.PostIds)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []PublishTarget{}
+	items := []ReadPostTargetsRow{}
 	for rows.Next() {
-		var i PublishTarget
+		var i ReadPostTargetsRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.OrganizationID,
 			&i.Kind,
 			&i.PostID,
-			&i.CommentID,
 			&i.Network,
 			&i.SocialAccountID,
 			&i.Status,
-			&i.Payload,
-			&i.AttemptKey,
 			&i.Attempts,
-			&i.AttemptStartedAt,
-			&i.OutcomeUnknown,
-			&i.Checkpoints,
-			&i.Version,
-			&i.DueAt,
 			&i.NextAttemptAt,
 			&i.ExternalID,
 			&i.Permalink,
-			&i.Extra,
 			&i.Error,
 			&i.ErrorVerbose,
 			&i.PostedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.AccountID,
+			&i.TeamID,
+			&i.Type,
+			&i.Username,
+			&i.DisplayName,
+			&i.Bio,
+			&i.AvatarUrl,
+			&i.AccountExternalID,
+			&i.ProviderPageID,
+			&i.UserUsername,
+			&i.UserDisplayName,
+			&i.UserEmail,
+			&i.UserID,
+			&i.Channels,
+			&i.MastodonServerID,
+			&i.InstagramConnectionMethod,
+			&i.TwitterSubType,
+			&i.IsTiktokBusinessAccount,
+			&i.DisconnectedCheckTryAt,
+			&i.DeleteOn,
+			&i.MessagingStatus,
+			&i.MessagingStatusUpdatedAt,
+			&i.MessagingLastError,
+			&i.ReconnectRequiredAt,
+			&i.LastError,
+			&i.AccountCreatedAt,
+			&i.AccountUpdatedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -265,7 +274,10 @@ func (q *Queries) ReadPostTeamAccounts(ctx context.Context, arg ReadPostTeamAcco
 }
 
 const readPostUploadLinks = `-- name: ReadPostUploadLinks :many
-SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at, u.id, u.organization_id, u.team_id, u.created_by_id, u.type, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link, u.width, u.height, u.file_size, u.video_length, u.created_at, u.updated_at, u.deleted_at, u.purged_at, u.name FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
+SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at,
+  u.organization_id, u.team_id, u.type, u.name, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link,
+  u.width, u.height, u.file_size, u.video_length, u.created_at AS upload_created_at, u.updated_at AS upload_updated_at
+FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
 WHERE u.organization_id = $1 AND u.deleted_at IS NULL AND pu.post_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL
 ORDER BY pu.created_at, pu.upload_id
 `
@@ -276,31 +288,27 @@ type ReadPostUploadLinksParams struct {
 }
 
 type ReadPostUploadLinksRow struct {
-	PostID         string
-	UploadID       string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	DeletedAt      *time.Time
-	ID             string
-	OrganizationID string
-	TeamID         *string
-	CreatedByID    *string
-	Type           string
-	Mime           string
-	Ext            string
-	Path           string
-	ThumbnailPath  *string
-	IconPath       *string
-	ExternalLink   *string
-	Width          pgtype.Int4
-	Height         pgtype.Int4
-	FileSize       int64
-	VideoLength    pgtype.Float8
-	CreatedAt_2    time.Time
-	UpdatedAt_2    time.Time
-	DeletedAt_2    *time.Time
-	PurgedAt       *time.Time
-	Name           *string
+	PostID          string
+	UploadID        string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	DeletedAt       *time.Time
+	OrganizationID  string
+	TeamID          *string
+	Type            string
+	Name            *string
+	Mime            string
+	Ext             string
+	Path            string
+	ThumbnailPath   *string
+	IconPath        *string
+	ExternalLink    *string
+	Width           pgtype.Int4
+	Height          pgtype.Int4
+	FileSize        int64
+	VideoLength     pgtype.Float8
+	UploadCreatedAt time.Time
+	UploadUpdatedAt time.Time
 }
 
 // The posts' upload links with their live uploads (a link to a deleted upload is not shown).
@@ -319,11 +327,10 @@ func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLin
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeletedAt,
-			&i.ID,
 			&i.OrganizationID,
 			&i.TeamID,
-			&i.CreatedByID,
 			&i.Type,
+			&i.Name,
 			&i.Mime,
 			&i.Ext,
 			&i.Path,
@@ -334,11 +341,8 @@ func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLin
 			&i.Height,
 			&i.FileSize,
 			&i.VideoLength,
-			&i.CreatedAt_2,
-			&i.UpdatedAt_2,
-			&i.DeletedAt_2,
-			&i.PurgedAt,
-			&i.Name,
+			&i.UploadCreatedAt,
+			&i.UploadUpdatedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -352,7 +356,10 @@ func (q *Queries) ReadPostUploadLinks(ctx context.Context, arg ReadPostUploadLin
 
 const readPostsOfOrg = `-- name: ReadPostsOfOrg :many
 
-SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, o.show_verbose_errors AS org_show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+SELECT p.id, p.organization_id, p.team_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status,
+  p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.created_at, p.updated_at,
+  p.deleted_at, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id
 WHERE p.organization_id = $1 AND p.id = ANY($2::uuid[])
 `
 
@@ -365,7 +372,6 @@ type ReadPostsOfOrgRow struct {
 	ID                   string
 	OrganizationID       string
 	TeamID               string
-	CreatedByID          *string
 	Title                string
 	ReferenceKey         *string
 	PostDate             time.Time
@@ -377,7 +383,6 @@ type ReadPostsOfOrgRow struct {
 	Error                *string
 	ReviewNote           *string
 	RetryCount           int32
-	CountedAt            *time.Time
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
 	DeletedAt            *time.Time
@@ -386,7 +391,8 @@ type ReadPostsOfOrgRow struct {
 
 // The reads behind a post's record (GET post, GET post list), sent together in one round trip by
 // store.ReadPosts. Each is scoped by the organization: the batch runs before the posts are known.
-// With the organization's showVerboseErrors, which every record needs (PostWithVerbose).
+// The columns a post's record shows (scanned by hand in store.ReadPosts, in this order), with the
+// organization's showVerboseErrors, which every record needs.
 func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) ([]ReadPostsOfOrgRow, error) {
 	rows, err := q.db.Query(ctx, readPostsOfOrg, arg.OrganizationID, arg.Ids)
 	if err != nil {
@@ -400,7 +406,6 @@ func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) 
 			&i.ID,
 			&i.OrganizationID,
 			&i.TeamID,
-			&i.CreatedByID,
 			&i.Title,
 			&i.ReferenceKey,
 			&i.PostDate,
@@ -412,7 +417,6 @@ func (q *Queries) ReadPostsOfOrg(ctx context.Context, arg ReadPostsOfOrgParams) 
 			&i.Error,
 			&i.ReviewNote,
 			&i.RetryCount,
-			&i.CountedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeletedAt,

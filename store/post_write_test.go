@@ -60,7 +60,7 @@ INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`',
 	if len(read.Posts) != 1 || read.Posts[0].ID != got.Post.ID || !read.Posts[0].CreatedAt.Equal(got.Post.CreatedAt) {
 		t.Fatalf("read %+v, wrote %+v", read.Posts, got.Post)
 	}
-	if len(read.Targets) != 1 || len(got.Targets) != 1 || read.Targets[0].ID != got.Targets[0].ID || read.Targets[0].Version != got.Targets[0].Version {
+	if len(read.Targets) != 1 || len(got.Targets) != 1 || read.Targets[0].ID != got.Targets[0].ID || read.Targets[0].Status != got.Targets[0].Status {
 		t.Fatalf("read targets %+v, wrote %+v", read.Targets, got.Targets)
 	}
 }

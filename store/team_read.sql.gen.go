@@ -7,91 +7,10 @@ package store
 
 import (
 	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgtype"
 )
-
-const readLiveOrganization = `-- name: ReadLiveOrganization :many
-SELECT id, created_by_id, name, avatar_url, ref, plan, api_access, suspended, analytics_disabled, analytics_posts_disabled, uploads_compression_enabled, show_verbose_errors, disconnect_check_enabled, delete_account_after, portal_brand_name, portal_logo_url, portal_accent_color, created_at, updated_at, deleted_at FROM organizations WHERE id = $1 AND deleted_at IS NULL
-`
-
-func (q *Queries) ReadLiveOrganization(ctx context.Context, id string) ([]Organization, error) {
-	rows, err := q.db.Query(ctx, readLiveOrganization, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Organization{}
-	for rows.Next() {
-		var i Organization
-		if err := rows.Scan(
-			&i.ID,
-			&i.CreatedByID,
-			&i.Name,
-			&i.AvatarUrl,
-			&i.Ref,
-			&i.Plan,
-			&i.ApiAccess,
-			&i.Suspended,
-			&i.AnalyticsDisabled,
-			&i.AnalyticsPostsDisabled,
-			&i.UploadsCompressionEnabled,
-			&i.ShowVerboseErrors,
-			&i.DisconnectCheckEnabled,
-			&i.DeleteAccountAfter,
-			&i.PortalBrandName,
-			&i.PortalLogoUrl,
-			&i.PortalAccentColor,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const readOrganizationCreator = `-- name: ReadOrganizationCreator :many
-SELECT u.id, u.email, u.password_hash, u.first_name, u.last_name, u.avatar_url, u.timezone, u.email_verified_at, u.onboarded_at, u.session_generation, u.created_at, u.updated_at, u.deleted_at FROM users u JOIN organizations o ON o.created_by_id = u.id WHERE o.id = $1 AND u.deleted_at IS NULL
-`
-
-// The organization's creator while not deleted (the record shows a deleted one by id only).
-func (q *Queries) ReadOrganizationCreator(ctx context.Context, id string) ([]User, error) {
-	rows, err := q.db.Query(ctx, readOrganizationCreator, id)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []User{}
-	for rows.Next() {
-		var i User
-		if err := rows.Scan(
-			&i.ID,
-			&i.Email,
-			&i.PasswordHash,
-			&i.FirstName,
-			&i.LastName,
-			&i.AvatarUrl,
-			&i.Timezone,
-			&i.EmailVerifiedAt,
-			&i.OnboardedAt,
-			&i.SessionGeneration,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
 
 const readTeamAccounts = `-- name: ReadTeamAccounts :many
 SELECT id, organization_id, team_id, type, username, display_name, bio, avatar_url, external_id, provider_page_id, user_username, user_display_name, user_email, user_id, channels, mastodon_server_id, instagram_connection_method, twitter_sub_type, is_tiktok_business_account, disconnected_check_try_at, delete_on, messaging_status, messaging_status_updated_at, messaging_last_error, access_token_enc, refresh_token_enc, secrets_enc, token_expires_at, token_scope, reconnect_required_at, last_error, created_at, updated_at, deleted_at FROM social_accounts WHERE organization_id = $1 AND team_id = $2 AND deleted_at IS NULL
@@ -158,26 +77,114 @@ func (q *Queries) ReadTeamAccounts(ctx context.Context, arg ReadTeamAccountsPara
 	return items, nil
 }
 
-const readTeamOfOrg = `-- name: ReadTeamOfOrg :many
+const readTeamRecord = `-- name: ReadTeamRecord :many
 
-SELECT id, organization_id, created_by_id, name, avatar_url, created_at, updated_at, deleted_at FROM teams WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL
+SELECT t.id, t.organization_id, t.created_by_id, t.name, t.avatar_url, t.created_at, t.updated_at, t.deleted_at,
+  o.id AS org_id, o.created_by_id AS org_created_by_id, o.name AS org_name, o.avatar_url AS org_avatar_url, o.ref, o.plan,
+  o.api_access, o.suspended, o.analytics_disabled, o.analytics_posts_disabled, o.uploads_compression_enabled,
+  o.show_verbose_errors, o.disconnect_check_enabled, o.delete_account_after, o.portal_brand_name, o.portal_logo_url,
+  o.portal_accent_color, o.created_at AS org_created_at, o.updated_at AS org_updated_at, o.deleted_at AS org_deleted_at,
+  u.id AS user_id, u.email, u.first_name, u.last_name, u.avatar_url AS user_avatar_url, u.timezone, u.email_verified_at,
+  u.onboarded_at, u.created_at AS user_created_at, u.updated_at AS user_updated_at, u.deleted_at AS user_deleted_at,
+  sa.id AS account_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url AS account_avatar_url, sa.external_id,
+  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id AS account_user_id, sa.channels,
+  sa.mastodon_server_id, sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account,
+  sa.disconnected_check_try_at, sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error,
+  sa.reconnect_required_at, sa.last_error, sa.created_at AS account_created_at, sa.updated_at AS account_updated_at
+FROM teams t
+JOIN organizations o ON o.id = t.organization_id
+LEFT JOIN users u ON u.id = o.created_by_id AND u.deleted_at IS NULL
+LEFT JOIN social_accounts sa ON sa.organization_id = t.organization_id AND sa.team_id = t.id AND sa.deleted_at IS NULL
+WHERE t.id = $1 AND t.organization_id = $2 AND t.deleted_at IS NULL
+ORDER BY sa.created_at, sa.id
 `
 
-type ReadTeamOfOrgParams struct {
+type ReadTeamRecordParams struct {
 	ID             string
 	OrganizationID string
 }
 
-// The reads behind GET team, sent together in one round trip by store.ReadTeam.
-func (q *Queries) ReadTeamOfOrg(ctx context.Context, arg ReadTeamOfOrgParams) ([]Team, error) {
-	rows, err := q.db.Query(ctx, readTeamOfOrg, arg.ID, arg.OrganizationID)
+type ReadTeamRecordRow struct {
+	ID                        string
+	OrganizationID            string
+	CreatedByID               string
+	Name                      string
+	AvatarUrl                 *string
+	CreatedAt                 time.Time
+	UpdatedAt                 time.Time
+	DeletedAt                 *time.Time
+	OrgID                     string
+	OrgCreatedByID            string
+	OrgName                   string
+	OrgAvatarUrl              *string
+	Ref                       *string
+	Plan                      string
+	ApiAccess                 bool
+	Suspended                 bool
+	AnalyticsDisabled         bool
+	AnalyticsPostsDisabled    bool
+	UploadsCompressionEnabled bool
+	ShowVerboseErrors         bool
+	DisconnectCheckEnabled    bool
+	DeleteAccountAfter        int32
+	PortalBrandName           *string
+	PortalLogoUrl             *string
+	PortalAccentColor         *string
+	OrgCreatedAt              time.Time
+	OrgUpdatedAt              time.Time
+	OrgDeletedAt              *time.Time
+	UserID                    *string
+	Email                     *string
+	FirstName                 *string
+	LastName                  *string
+	UserAvatarUrl             *string
+	Timezone                  *string
+	EmailVerifiedAt           *time.Time
+	OnboardedAt               *time.Time
+	UserCreatedAt             *time.Time
+	UserUpdatedAt             *time.Time
+	UserDeletedAt             *time.Time
+	AccountID                 *string
+	Type                      *string
+	Username                  *string
+	DisplayName               *string
+	Bio                       *string
+	AccountAvatarUrl          *string
+	ExternalID                *string
+	ProviderPageID            *string
+	UserUsername              *string
+	UserDisplayName           *string
+	UserEmail                 *string
+	AccountUserID             *string
+	Channels                  []byte
+	MastodonServerID          *string
+	InstagramConnectionMethod *string
+	TwitterSubType            *string
+	IsTiktokBusinessAccount   pgtype.Bool
+	DisconnectedCheckTryAt    *time.Time
+	DeleteOn                  *time.Time
+	MessagingStatus           *string
+	MessagingStatusUpdatedAt  *time.Time
+	MessagingLastError        *string
+	ReconnectRequiredAt       *time.Time
+	LastError                 *string
+	AccountCreatedAt          *time.Time
+	AccountUpdatedAt          *time.Time
+}
+
+// The read behind GET team: store.ReadTeam, one statement.
+// A team of the organization with the organization, its creator while not deleted (the record
+// shows a deleted one by id only) and the team's live accounts, one row per account (one row with
+// no account when it has none). Scanned by hand in store.ReadTeam, in this order.
+func (q *Queries) ReadTeamRecord(ctx context.Context, arg ReadTeamRecordParams) ([]ReadTeamRecordRow, error) {
+	rows, err := q.db.Query(ctx, readTeamRecord, arg.ID, arg.OrganizationID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Team{}
+	items := []ReadTeamRecordRow{}
 	for rows.Next() {
-		var i Team
+		var i ReadTeamRecordRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.OrganizationID,
@@ -187,6 +194,63 @@ func (q *Queries) ReadTeamOfOrg(ctx context.Context, arg ReadTeamOfOrgParams) ([
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeletedAt,
+			&i.OrgID,
+			&i.OrgCreatedByID,
+			&i.OrgName,
+			&i.OrgAvatarUrl,
+			&i.Ref,
+			&i.Plan,
+			&i.ApiAccess,
+			&i.Suspended,
+			&i.AnalyticsDisabled,
+			&i.AnalyticsPostsDisabled,
+			&i.UploadsCompressionEnabled,
+			&i.ShowVerboseErrors,
+			&i.DisconnectCheckEnabled,
+			&i.DeleteAccountAfter,
+			&i.PortalBrandName,
+			&i.PortalLogoUrl,
+			&i.PortalAccentColor,
+			&i.OrgCreatedAt,
+			&i.OrgUpdatedAt,
+			&i.OrgDeletedAt,
+			&i.UserID,
+			&i.Email,
+			&i.FirstName,
+			&i.LastName,
+			&i.UserAvatarUrl,
+			&i.Timezone,
+			&i.EmailVerifiedAt,
+			&i.OnboardedAt,
+			&i.UserCreatedAt,
+			&i.UserUpdatedAt,
+			&i.UserDeletedAt,
+			&i.AccountID,
+			&i.Type,
+			&i.Username,
+			&i.DisplayName,
+			&i.Bio,
+			&i.AccountAvatarUrl,
+			&i.ExternalID,
+			&i.ProviderPageID,
+			&i.UserUsername,
+			&i.UserDisplayName,
+			&i.UserEmail,
+			&i.AccountUserID,
+			&i.Channels,
+			&i.MastodonServerID,
+			&i.InstagramConnectionMethod,
+			&i.TwitterSubType,
+			&i.IsTiktokBusinessAccount,
+			&i.DisconnectedCheckTryAt,
+			&i.DeleteOn,
+			&i.MessagingStatus,
+			&i.MessagingStatusUpdatedAt,
+			&i.MessagingLastError,
+			&i.ReconnectRequiredAt,
+			&i.LastError,
+			&i.AccountCreatedAt,
+			&i.AccountUpdatedAt,
 		); err != nil {
 			return nil, err
 		}

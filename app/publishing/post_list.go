@@ -17,8 +17,22 @@ func (s *Service) GetPost(ctx context.Context, id string) (*app.Post, error) {
 	return s.getPost(ctx, pr.OrganizationID, id)
 }
 
+// GetPostStored is GetPost with the post's data left as stored (StoredData, Data empty), for a
+// reader that renders it from there without decoding it (the API).
+func (s *Service) GetPostStored(ctx context.Context, id string) (*app.Post, error) {
+	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
+	if err != nil {
+		return nil, err
+	}
+	return s.readPost(ctx, pr.OrganizationID, id, true)
+}
+
 func (s *Service) getPost(ctx context.Context, orgID, id string) (*app.Post, error) {
-	out, _, err := s.readPostViews(ctx, orgID, []string{id}, "")
+	return s.readPost(ctx, orgID, id, false)
+}
+
+func (s *Service) readPost(ctx context.Context, orgID, id string, stored bool) (*app.Post, error) {
+	out, _, err := s.readPostViews(ctx, orgID, []string{id}, "", stored)
 	if err != nil {
 		return nil, app.NotFoundOr(err, "Post", "app: get post") // not a uuid: 404
 	}
@@ -43,6 +57,15 @@ func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.P
 
 // ListPosts answers a page of a team's posts matching f, with the total.
 func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
+	return s.listPosts(ctx, f, page, false)
+}
+
+// ListPostsStored is ListPosts with each post's data left as stored (StoredData, Data empty).
+func (s *Service) ListPostsStored(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
+	return s.listPosts(ctx, f, page, true)
+}
+
+func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page, stored bool) ([]app.Post, int, error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, 0, err
@@ -62,7 +85,7 @@ func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page
 	if err != nil {
 		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
 	}
-	out, live, err := s.readPostViews(ctx, pr.OrganizationID, ids, f.TeamID)
+	out, live, err := s.readPostViews(ctx, pr.OrganizationID, ids, f.TeamID, stored)
 	if err != nil {
 		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
 	}

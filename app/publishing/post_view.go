@@ -54,13 +54,14 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 			return nil, fmt.Errorf("app: post accounts: %w", err)
 		}
 	}
-	return s.buildPostViews(ctx, rows, r, links), nil
+	return s.buildPostViews(ctx, rows, r, links, false), nil
 }
 
 // readPostViews answers the records of the organization's posts among ids, in the order of ids
 // (absent ones left out), reading everything in one round trip (store.ReadPosts). teamID, when
 // set, must be a live team of the organization: live reports it.
-func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string, teamID string) (views []app.Post, live bool, err error) {
+// With stored, each record's data is left in its stored form (StoredData) instead of decoded.
+func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string, teamID string, stored bool) (views []app.Post, live bool, err error) {
 	r, err := store.ReadPosts(ctx, s.db, orgID, ids, true, teamID)
 	if err != nil {
 		return nil, false, err
@@ -75,16 +76,14 @@ func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string,
 			rows = append(rows, p)
 		}
 	}
-	return s.buildPostViews(ctx, rows, r, true), r.TeamLive, nil
+	return s.buildPostViews(ctx, rows, r, true, stored), r.TeamLive, nil
 }
 
 // buildPostViews makes the records: targets become errors, externalData and (when the organization
-// shows verbose errors) errorsVerbose; with links, uploads and social accounts.
-func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store.PostReads, links bool) []app.Post {
-	byPost := map[string][]store.PublishTarget{}
-	for _, t := range r.Targets {
-		byPost[*t.PostID] = append(byPost[*t.PostID], t)
-	}
+// shows verbose errors) errorsVerbose; with links, uploads and social accounts; with stored, data
+// in its stored form (StoredData) rather than decoded.
+func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store.PostReads, links, stored bool) []app.Post {
+	byPost := targetsByPost(r.Targets)
 	var upLinks map[string][]app.PostUploadLink
 	var accounts map[string]app.SocialAccount
 	if links {
@@ -96,14 +95,20 @@ func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store
 	}
 	out := make([]app.Post, len(rows))
 	for i, row := range rows {
-		p := postFromRow(row)
+		var p app.Post
+		if stored {
+			p = postFields(row)
+			p.StoredData = row.Data
+		} else {
+			p = postFromRow(row)
+		}
 		p.Targets, p.ExternalData, p.Errors, p.ErrorsVerbose = targetFields(byPost[row.ID], app.TargetPost, r.ShowVerboseErrors)
 		if links {
 			p.Uploads = upLinks[row.ID]
 			if p.Uploads == nil {
 				p.Uploads = []app.PostUploadLink{}
 			}
-			p.SocialAccounts = []app.PostSocialAccountLink{}
+			p.SocialAccounts = make([]app.PostSocialAccountLink, 0, len(byPost[row.ID]))
 			for _, t := range byPost[row.ID] {
 				if t.Kind != app.TargetPost || t.SocialAccountID == nil {
 					continue
@@ -115,6 +120,26 @@ func (s *Service) buildPostViews(ctx context.Context, rows []store.Post, r store
 			}
 		}
 		out[i] = p
+	}
+	return out
+}
+
+// targetsByPost groups targets by post, in their order: runs of the slice itself when it comes
+// sorted by post (as the reads sort it), so no target is copied.
+func targetsByPost(targets []store.PublishTarget) map[string][]store.PublishTarget {
+	out := map[string][]store.PublishTarget{}
+	for i := 0; i < len(targets); {
+		id := *targets[i].PostID
+		j := i + 1
+		for j < len(targets) && *targets[j].PostID == id {
+			j++
+		}
+		if _, seen := out[id]; seen { // not sorted after all: append a copy
+			out[id] = append(out[id][:len(out[id]):len(out[id])], targets[i:j]...)
+		} else {
+			out[id] = targets[i:j:j]
+		}
+		i = j
 	}
 	return out
 }
@@ -150,12 +175,18 @@ func (s *Service) postUploadLinks(ctx context.Context, links []store.PostUpload,
 }
 
 func postFromRow(r store.Post) app.Post {
+	p := postFields(r)
+	_ = json.Unmarshal(r.Data, &p.Data)
+	return p
+}
+
+// postFields is a post's record but its data.
+func postFields(r store.Post) app.Post {
 	p := app.Post{ID: r.ID, TeamID: r.TeamID, OrganizationID: &r.OrganizationID, Title: r.Title, ReferenceKey: r.ReferenceKey,
 		PostedDate: r.PostedDate, Status: app.PostStatus(r.Status), Error: r.Error, RetryCount: int(r.RetryCount), ReviewNote: r.ReviewNote,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeletedAt: r.DeletedAt}
 	d := r.PostDate
 	p.PostDate = &d
-	_ = json.Unmarshal(r.Data, &p.Data)
 	if r.FirstComment != nil {
 		_ = json.Unmarshal(r.FirstComment, &p.FirstComment)
 	}

@@ -110,5 +110,5 @@ func (s *Service) writtenRecord(ctx context.Context, w store.PostWritten, before
 			r.UploadLinks, r.Uploads = append(r.UploadLinks, l), append(r.Uploads, u)
 		}
 	}
-	return &s.buildPostViews(ctx, []store.Post{w.Post}, r, true)[0]
+	return &s.buildPostViews(ctx, []store.Post{w.Post}, r, true, false)[0]
 }

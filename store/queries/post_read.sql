@@ -2,8 +2,12 @@
 -- store.ReadPosts. Each is scoped by the organization: the batch runs before the posts are known.
 
 -- name: ReadPostsOfOrg :many
--- With the organization's showVerboseErrors, which every record needs (PostWithVerbose).
-SELECT p.*, o.show_verbose_errors AS org_show_verbose_errors FROM posts p JOIN organizations o ON o.id = p.organization_id
+-- The columns a post's record shows (scanned by hand in store.ReadPosts, in this order), with the
+-- organization's showVerboseErrors, which every record needs.
+SELECT p.id, p.organization_id, p.team_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status,
+  p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.created_at, p.updated_at,
+  p.deleted_at, o.show_verbose_errors AS org_show_verbose_errors
+FROM posts p JOIN organizations o ON o.id = p.organization_id
 WHERE p.organization_id = @organization_id AND p.id = ANY(@ids::uuid[]);
 
 -- name: ReadOrgShowVerboseErrors :one
@@ -14,20 +18,31 @@ SELECT show_verbose_errors FROM organizations WHERE id = @id;
 SELECT EXISTS (SELECT 1 FROM teams WHERE id = @id AND organization_id = @organization_id AND deleted_at IS NULL);
 
 -- name: ReadPostTargets :many
-SELECT * FROM publish_targets WHERE organization_id = @organization_id AND post_id = ANY(@post_ids::uuid[])
-ORDER BY post_id, kind, network;
+-- What a record shows of its targets (not their payloads, checkpoints or leases: the bulk of a row),
+-- each with its account while live and of the post's team (the record's socialAccounts), without
+-- the account's tokens, which a record never shows.
+SELECT t.id, t.kind, t.post_id, t.network, t.social_account_id, t.status, t.attempts, t.next_attempt_at, t.external_id,
+  t.permalink, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at,
+  sa.id AS account_id, sa.team_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url, sa.external_id AS account_external_id,
+  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id, sa.channels, sa.mastodon_server_id,
+  sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account, sa.disconnected_check_try_at,
+  sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error, sa.reconnect_required_at,
+  sa.last_error, sa.created_at AS account_created_at, sa.updated_at AS account_updated_at
+FROM publish_targets t
+JOIN posts p ON p.id = t.post_id
+LEFT JOIN social_accounts sa ON sa.id = t.social_account_id AND sa.organization_id = t.organization_id
+  AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
+WHERE t.organization_id = @organization_id AND t.post_id = ANY(@post_ids::uuid[])
+ORDER BY t.post_id, t.kind, t.network;
 
 -- name: ReadPostUploadLinks :many
 -- The posts' upload links with their live uploads (a link to a deleted upload is not shown).
-SELECT pu.*, u.* FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
+SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at,
+  u.organization_id, u.team_id, u.type, u.name, u.mime, u.ext, u.path, u.thumbnail_path, u.icon_path, u.external_link,
+  u.width, u.height, u.file_size, u.video_length, u.created_at AS upload_created_at, u.updated_at AS upload_updated_at
+FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
 WHERE u.organization_id = @organization_id AND u.deleted_at IS NULL AND pu.post_id = ANY(@post_ids::uuid[]) AND pu.deleted_at IS NULL
 ORDER BY pu.created_at, pu.upload_id;
-
--- name: ReadPostAccounts :many
--- The live accounts of the posts' teams (what ListTeamSocialAccounts answers for them).
-SELECT * FROM social_accounts sa WHERE sa.organization_id = @organization_id AND sa.deleted_at IS NULL
-  AND sa.team_id IN (SELECT p.team_id FROM posts p WHERE p.organization_id = @organization_id AND p.id = ANY(@post_ids::uuid[]))
-ORDER BY sa.created_at, sa.id;
 
 -- name: ReadPostForUpdate :many
 -- PATCH post's first read (store.ReadPostForUpdate), batched with its team's accounts.

@@ -1,0 +1,276 @@
+package api
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// The answers of GET post and GET post list, written without reflection for the record's own
+// fields, and each social account and upload of the answer encoded once: a page of a team's posts
+// repeats the same few (issue 15: encoding/json was a third of GET post list's CPU). Nested values
+// that are rare or per-network (data, errors, …) still go through encoding/json. The bytes are
+// those of the generated Visit…Response, which encodes with json.Encoder (a trailing newline
+// included); TestPostJSONMatchesEncoding holds them equal.
+
+// postGetJSON answers GET post (and GET post by reference key). data, when set, is the JSON of
+// post.Data (dataJSON), written as is.
+type postGetJSON struct {
+	post Post
+	data []byte
+}
+
+func (r postGetJSON) VisitPostGetResponse(w http.ResponseWriter) error { return r.write(w) }
+func (r postGetJSON) VisitPostGetByReferenceKeyResponse(w http.ResponseWriter) error {
+	return r.write(w)
+}
+
+func (r postGetJSON) write(w http.ResponseWriter) error {
+	e := postEncoder{b: getBuf()}
+	defer e.free()
+	if err := e.post(&r.post, r.data); err != nil {
+		return err
+	}
+	e.b = append(e.b, '\n')
+	return writeJSON(w, e.b)
+}
+
+// postListJSON answers GET post list; data[i], when set, is the JSON of items[i].Data.
+type postListJSON struct {
+	items []Post
+	data  [][]byte
+	total float32
+}
+
+func (r postListJSON) VisitPostGetListResponse(w http.ResponseWriter) error {
+	e := postEncoder{b: getBuf()}
+	defer e.free()
+	if r.items == nil {
+		e.b = append(e.b, `{"items":null`...)
+	} else {
+		e.b = append(e.b, `{"items":[`...)
+		for i := range r.items {
+			if i > 0 {
+				e.b = append(e.b, ',')
+			}
+			var data []byte
+			if i < len(r.data) {
+				data = r.data[i]
+			}
+			if err := e.post(&r.items[i], data); err != nil {
+				return err
+			}
+		}
+		e.b = append(e.b, ']')
+	}
+	e.b = append(e.b, `,"total":`...)
+	e.b = appendFloat32(e.b, r.total)
+	e.b = append(e.b, "}\n"...)
+	return writeJSON(w, e.b)
+}
+
+func writeJSON(w http.ResponseWriter, b []byte) error {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, err := w.Write(b)
+	return err
+}
+
+// bufs are answers' buffers, reused: a page of posts is about 90 KB, which growing a fresh buffer
+// would copy several times over.
+var bufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func getBuf() []byte { return (*bufs.Get().(*[]byte))[:0] }
+
+// free returns the buffer (the writer has copied it by now); one grown far beyond a page is dropped.
+func (e *postEncoder) free() {
+	if cap(e.b) <= 1<<20 {
+		b := e.b
+		bufs.Put(&b)
+	}
+	e.b = nil
+}
+
+// postEncoder appends posts' JSON to b, as encoding/json writes a Post.
+type postEncoder struct {
+	b        []byte
+	accounts map[string][]byte // an account's JSON by id: the same in every post of an answer
+	uploads  map[string][]byte // an upload's JSON by id
+	err      error             // the first time MarshalJSON refuses
+}
+
+func (e *postEncoder) post(p *Post, data []byte) (err error) {
+	b := append(e.b, `{"createdAt":`...)
+	b = e.time(b, p.CreatedAt)
+	if data != nil {
+		b = append(append(b, `,"data":`...), data...)
+	} else if b, err = appendMarshal(append(b, `,"data":`...), p.Data); err != nil {
+		return err
+	}
+	b = e.time(append(b, `,"deletedAt":`...), p.DeletedAt)
+	b = appendStringPtr(append(b, `,"error":`...), p.Error)
+	if b, err = appendMarshalPtr(append(b, `,"errors":`...), p.Errors); err != nil {
+		return err
+	}
+	if b, err = appendMarshalPtr(append(b, `,"errorsVerbose":`...), p.ErrorsVerbose); err != nil {
+		return err
+	}
+	if b, err = appendMarshalPtr(append(b, `,"externalData":`...), p.ExternalData); err != nil {
+		return err
+	}
+	if b, err = appendMarshalPtr(append(b, `,"firstComment":`...), p.FirstComment); err != nil {
+		return err
+	}
+	b = appendString(append(b, `,"id":`...), p.Id)
+	b = appendStringPtr(append(b, `,"organizationId":`...), p.OrganizationId)
+	b = e.time(append(b, `,"postDate":`...), p.PostDate)
+	b = e.time(append(b, `,"postedDate":`...), p.PostedDate)
+	b = appendStringPtr(append(b, `,"referenceKey":`...), p.ReferenceKey)
+	b = appendFloat32(append(b, `,"retryCount":`...), p.RetryCount)
+	b = appendStringPtr(append(b, `,"reviewNote":`...), p.ReviewNote)
+	if p.SocialAccountTypes != nil { // omitempty: a nil pointer is left out
+		b = append(b, `,"socialAccountTypes":`...)
+		if *p.SocialAccountTypes == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i, n := range *p.SocialAccountTypes {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendString(b, string(n))
+			}
+			b = append(b, ']')
+		}
+	}
+	if p.SocialAccounts != nil {
+		b = append(b, `,"socialAccounts":`...)
+		if *p.SocialAccounts == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i := range *p.SocialAccounts {
+				l := &(*p.SocialAccounts)[i]
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = e.time(append(b, `{"createdAt":`...), l.CreatedAt)
+				b = e.time(append(b, `,"deletedAt":`...), l.DeletedAt)
+				b = appendString(append(b, `,"postId":`...), l.PostId)
+				if b, err = appendOnce(append(b, `,"socialAccount":`...), &e.accounts, l.SocialAccountId, &l.SocialAccount); err != nil {
+					return err
+				}
+				b = appendString(append(b, `,"socialAccountId":`...), l.SocialAccountId)
+				b = append(e.time(append(b, `,"updatedAt":`...), l.UpdatedAt), '}')
+			}
+			b = append(b, ']')
+		}
+	}
+	b = appendString(append(b, `,"status":`...), string(p.Status))
+	b = appendString(append(b, `,"teamId":`...), p.TeamId)
+	b = appendString(append(b, `,"title":`...), p.Title)
+	b = e.time(append(b, `,"updatedAt":`...), p.UpdatedAt)
+	if p.Uploads != nil {
+		b = append(b, `,"uploads":`...)
+		if *p.Uploads == nil {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, '[')
+			for i := range *p.Uploads {
+				l := &(*p.Uploads)[i]
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = e.time(append(b, `{"createdAt":`...), l.CreatedAt)
+				b = e.time(append(b, `,"deletedAt":`...), l.DeletedAt)
+				b = appendString(append(b, `,"postId":`...), l.PostId)
+				b = e.time(append(b, `,"updatedAt":`...), l.UpdatedAt)
+				if b, err = appendOnce(append(b, `,"upload":`...), &e.uploads, l.UploadId, &l.Upload); err != nil {
+					return err
+				}
+				b = append(appendString(append(b, `,"uploadId":`...), l.UploadId), '}')
+			}
+			b = append(b, ']')
+		}
+	}
+	e.b = append(b, '}')
+	return e.err
+}
+
+// appendOnce appends v's JSON, encoded the first time its id is met in the answer.
+func appendOnce(b []byte, seen *map[string][]byte, id string, v any) ([]byte, error) {
+	if j, ok := (*seen)[id]; ok {
+		return append(b, j...), nil
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return b, err
+	}
+	if *seen == nil {
+		*seen = map[string][]byte{}
+	}
+	(*seen)[id] = j
+	return append(b, j...), nil
+}
+
+func appendMarshal(b []byte, v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	return append(b, j...), err
+}
+
+func appendMarshalPtr[T any](b []byte, v *T) ([]byte, error) {
+	if v == nil {
+		return append(b, "null"...), nil
+	}
+	return appendMarshal(b, v)
+}
+
+// appendString writes s as encoding/json does: directly when no byte needs escaping (HTML's
+// <, > and & included, as json.Marshal escapes them), else through json.Marshal.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+func appendStringPtr(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendString(b, *s)
+}
+
+// time writes t as time.Time's MarshalJSON does (RFC 3339 with nanoseconds), null when nil; a
+// year MarshalJSON refuses is the answer's error, as it was encoding/json's.
+func (e *postEncoder) time(b []byte, t *time.Time) []byte {
+	if t == nil {
+		return append(b, "null"...)
+	}
+	if y := t.Year(); y < 0 || y > 9999 {
+		if _, err := t.MarshalJSON(); err != nil && e.err == nil {
+			e.err = err
+		}
+		return b
+	}
+	b = append(b, '"')
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"')
+}
+
+// appendFloat32 writes f as encoding/json does for a float32 (whole numbers here: counts).
+func appendFloat32(b []byte, f float32) []byte {
+	if a := float32(math.Abs(float64(f))); a != 0 && (a < 1e-6 || a >= 1e21) || math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		j, _ := json.Marshal(f)
+		return append(b, j...)
+	}
+	return strconv.AppendFloat(b, float64(f), 'f', -1, 32)
+}

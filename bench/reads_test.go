@@ -1,0 +1,102 @@
+package bench
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/crier/crier/server/servertest"
+)
+
+// BenchmarkReads calls Crier's handler in process (no sockets, no load generator) for the API's hot
+// reads: its allocs/op and B/op are deterministic, its ns/op is the Go side plus PostgreSQL's time
+// (go test ./bench/ -run '^$' -bench Reads -benchmem; compare before and after in the same minute).
+// On a shared machine, CPU time is steadier than wall time: go-cpu-µs/op is this process's (user and
+// system), pg-cpu-µs/op that of the database's backends (from /proc, where PostgreSQL runs on this
+// machine; absent otherwise), both at the 10 ms resolution of the kernel's accounting.
+func BenchmarkReads(b *testing.B) {
+	srv := servertest.Start(b, servertest.Options{NoWorkers: true})
+	o := seed(b, srv, 60)
+	for _, c := range []struct{ name, path string }{
+		{"post", "/api/v1/post/" + o.posts[0]},
+		{"list20", "/api/v1/post?teamId=" + o.team + "&limit=20"},
+		{"team", "/api/v1/team/" + o.team},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			req, err := o.request("", http.MethodGet, c.path, "")
+			if err != nil {
+				b.Fatal(err)
+			}
+			req.RemoteAddr = "127.0.0.1:1234"
+			call := func() {
+				w := &discard{h: http.Header{}}
+				srv.Echo.ServeHTTP(w, req)
+				if w.code != http.StatusOK {
+					b.Fatalf("%s: %d", c.path, w.code)
+				}
+			}
+			call() // the pool's connections and their prepared statements
+			b.ReportAllocs()
+			goCPU, pgCPU := selfCPU(), backendsCPU(srv.Pool)
+			n := 0
+			for b.Loop() {
+				call()
+				n++
+			}
+			b.ReportMetric(float64(selfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
+			if pg := backendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
+				b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
+			}
+		})
+	}
+}
+
+// discard is a ResponseWriter that keeps nothing of the body, as a connection's would not (a
+// recorder's growing buffer would weigh on the figures).
+type discard struct {
+	h    http.Header
+	code int
+}
+
+func (d *discard) Header() http.Header         { return d.h }
+func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discard) WriteHeader(code int)        { d.code = code }
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// backendsCPU answers the CPU time of the database's backends so far (-1 when /proc does not show them).
+func backendsCPU(pool *pgxpool.Pool) time.Duration {
+	rows, err := pool.Query(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+	if err != nil {
+		return -1
+	}
+	defer rows.Close()
+	var total time.Duration
+	for rows.Next() {
+		var pid int
+		if rows.Scan(&pid) != nil {
+			return -1
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return -1
+		}
+		// utime and stime are fields 14 and 15, in clock ticks (100 a second), after the ")" of the name.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		ut, _ := strconv.Atoi(f[11])
+		st, _ := strconv.Atoi(f[12])
+		total += time.Duration(ut+st) * 10 * time.Millisecond
+	}
+	return total
+}
