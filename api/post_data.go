@@ -28,19 +28,31 @@ func dataJSON(stored []byte) ([]byte, error) {
 	if b, err = json.Marshal(out.Data); err != nil {
 		return nil, err
 	}
-	dataMemo.Lock()
-	if len(dataMemo.m) >= dataMemoMax { // full: start over (simpler than eviction, and rare)
-		clear(dataMemo.m)
+	if len(stored)+len(b) > dataMemoMaxEntry { // a rare big post is converted per read, not kept
+		return b, nil
 	}
-	dataMemo.m[string(stored)] = b
+	dataMemo.Lock()
+	if dataMemo.bytes+len(stored)+len(b) > dataMemoMaxBytes { // full: start over (simpler than eviction, and rare)
+		clear(dataMemo.m)
+		dataMemo.bytes = 0
+	}
+	if _, ok := dataMemo.m[string(stored)]; !ok {
+		dataMemo.m[string(stored)] = b
+		dataMemo.bytes += len(stored) + len(b)
+	}
 	dataMemo.Unlock()
 	return b, nil
 }
 
-// dataMemoMax bounds the table: a post's data is a few hundred bytes to a few KB, so a few MB.
-const dataMemoMax = 2048
+// The table is bounded by bytes, not entries: a post's data is a few hundred bytes to a few KB,
+// but its texts may be long, and posts are written by users.
+const (
+	dataMemoMaxBytes = 8 << 20
+	dataMemoMaxEntry = 64 << 10
+)
 
 var dataMemo = struct {
 	sync.RWMutex
-	m map[string][]byte
+	m     map[string][]byte
+	bytes int // keys and values held
 }{m: map[string][]byte{}}
