@@ -59,7 +59,8 @@ func (r *roundTrips) list() []string {
 
 // The publish worker's round trips to PostgreSQL for one target published on the first attempt,
 // counted by a pgx tracer on the server's pool: one statement starts the attempt (lease, target,
-// post, account), one transaction settles it (outcome, post roll-up, event, the River job).
+// post, account), one transaction settles it (outcome, post roll-up, event, the River job), its
+// BEGIN turning off the wait for the WAL flush (store.InOutcomeTx says why that is sound).
 func TestPublishWorkerRoundTrips(t *testing.T) {
 	t.Parallel()
 	tr := &roundTrips{}
@@ -87,4 +88,9 @@ func TestPublishWorkerRoundTrips(t *testing.T) {
 		t.Logf("%2d %s", i+1, s)
 	}
 	require.LessOrEqual(t, len(sent), 6, "round trips of the publish worker for one target")
+	var asyncBegin bool
+	for _, s := range sent {
+		asyncBegin = asyncBegin || strings.HasPrefix(s, "BEGIN; SET LOCAL synchronous_commit = off")
+	}
+	require.True(t, asyncBegin, "the outcome's transaction does not wait for the WAL flush")
 }

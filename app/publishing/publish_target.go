@@ -80,7 +80,7 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 		return fmt.Errorf("app: publish %s interrupted: %w", targetID, ctx.Err())
 	}
 	var orphan *store.PublishTarget
-	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
+	err = store.InOutcomeTx(ctx, s.db, func(tx pgx.Tx) error {
 		if callErr == nil && pub != nil && pub.ExternalID != "" && at.target.PostID != nil {
 			if err := s.recordPostPosted(ctx, tx, at.target, pub, &orphan); err != nil {
 				return err
