@@ -4,8 +4,11 @@
 package bench
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 )
@@ -39,6 +42,49 @@ func (t *Table) Rows() []Row {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return append([]Row(nil), t.rows...)
+}
+
+// RowsFile is where a benchmark outside this package (the publishing one, in server/) leaves its
+// rows for `make bench`'s table: CRIER_BENCH_ROWS, or nothing when unset.
+func RowsFile() string { return os.Getenv("CRIER_BENCH_ROWS") }
+
+// SaveRow appends r to the rows file, one JSON row per line (nothing when there is no file).
+func SaveRow(r Row) error {
+	if RowsFile() == "" {
+		return nil
+	}
+	f, err := os.OpenFile(RowsFile(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(f).Encode(r); err != nil {
+		_ = f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// LoadRows adds the rows other benchmarks saved (none when there is no file yet).
+func (t *Table) LoadRows() error {
+	if RowsFile() == "" {
+		return nil
+	}
+	b, err := os.ReadFile(RowsFile())
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	for dec.More() {
+		var r Row
+		if err := dec.Decode(&r); err != nil {
+			return err
+		}
+		t.Add(r)
+	}
+	return nil
 }
 
 // AllMet says whether every row meets its target.
