@@ -50,6 +50,9 @@ func (h *Handler) composerShow(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// A team switch swaps in a new form: it starts at a revision of its own, so a preview the
+	// previous form sent, answering late, is not taken for this one's.
+	d.Rev = int(time.Now().UnixMilli() % 1_000_000_000)
 	return h.renderComposer(c, http.StatusOK, d)
 }
 

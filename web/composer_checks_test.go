@@ -158,3 +158,21 @@ func TestComposerConvertsPNGToJPEG(t *testing.T) {
 	require.NotEmpty(t, doc.Find(`[data-testid="composer-message"]`).Text())
 	require.Equal(t, 2, doc.Find(`#composer-media input[name="uploadIds"][checked]`).Length())
 }
+
+// Each new composer starts at a revision of its own: a team switch swaps in a new form, and a
+// preview the previous form sent, answering late, must not be taken for the new one's.
+func TestComposerFormsStartAtTheirOwnRevision(t *testing.T) {
+	t.Parallel()
+	b := setupMedia(t)
+	team := b.postsTeam(t)
+	rev := func() string {
+		rec := b.get(t, "/composer?teamId="+team.ID, "HX-Request", "true")
+		require.Equal(t, http.StatusOK, rec.Code)
+		v := parse(t, rec).Find(`#composer-form input[name="rev"]`).AttrOr("value", "")
+		require.NotEmpty(t, v)
+		return v
+	}
+	first := rev()
+	time.Sleep(2 * time.Millisecond)
+	require.NotEqual(t, first, rev())
+}
