@@ -74,4 +74,10 @@ func TestComposerAndPostOnAPhone(t *testing.T) {
 	require.NoError(t, err)
 	require.LessOrEqual(t, pill.X+pill.Width, 390.0, "Bluesky's status stays on the screen beside its long id")
 	shot(t, b, "phone-post")
+
+	// The top bar's menus: each item is a tap target too.
+	require.NoError(t, p.GetByTestId("user-menu").Locator("summary").Click())
+	tall("the user menu's items", p.Locator("[data-testid=user-menu][open] .menu__item"))
+	fits("the page with the user menu open")
+	shot(t, b, "phone-user-menu")
 }
