@@ -165,32 +165,6 @@ func (q *Queries) CreateUser(ctx context.Context, arg CreateUserParams) (User, e
 	return i, err
 }
 
-const getAPIKey = `-- name: GetAPIKey :one
-SELECT id, organization_id, membership_id, name, prefix, secret_hash, last_used_at, created_at, revoked_at FROM api_keys WHERE id = $1 AND organization_id = $2 AND revoked_at IS NULL
-`
-
-type GetAPIKeyParams struct {
-	ID             string
-	OrganizationID string
-}
-
-func (q *Queries) GetAPIKey(ctx context.Context, arg GetAPIKeyParams) (ApiKey, error) {
-	row := q.db.QueryRow(ctx, getAPIKey, arg.ID, arg.OrganizationID)
-	var i ApiKey
-	err := row.Scan(
-		&i.ID,
-		&i.OrganizationID,
-		&i.MembershipID,
-		&i.Name,
-		&i.Prefix,
-		&i.SecretHash,
-		&i.LastUsedAt,
-		&i.CreatedAt,
-		&i.RevokedAt,
-	)
-	return i, err
-}
-
 const getAPIKeyForAuth = `-- name: GetAPIKeyForAuth :one
 SELECT k.id, k.organization_id, k.membership_id, k.name, k.secret_hash, k.last_used_at,
        m.user_id, m.role

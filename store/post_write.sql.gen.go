@@ -55,7 +55,7 @@ type CreatePostParams struct {
 
 // The writes of POST and PATCH post, sent together in one batch by store.WritePost (post_write.go)
 // with the sqlc queries of posts.sql and identity.sql they sit beside.
-// InsertPost with the id chosen by the caller, so the post's targets and links go in the same batch.
+// The id is chosen by the caller, so the post's targets and links go in the same batch.
 func (q *Queries) CreatePost(ctx context.Context, arg CreatePostParams) (Post, error) {
 	row := q.db.QueryRow(ctx, createPost,
 		arg.ID,
@@ -452,7 +452,7 @@ type ReplacePostUploadLinksParams struct {
 	UploadIds []string
 }
 
-// ReplacePostUploads answering the post's live links (exactly upload_ids), for the record.
+// Makes the post's live links exactly upload_ids (others soft-deleted), answering them for the record.
 func (q *Queries) ReplacePostUploadLinks(ctx context.Context, arg ReplacePostUploadLinksParams) ([]PostUpload, error) {
 	rows, err := q.db.Query(ctx, replacePostUploadLinks, arg.PostID, arg.UploadIds)
 	if err != nil {

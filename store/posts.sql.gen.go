@@ -409,50 +409,6 @@ func (q *Queries) GetPostForUpdate(ctx context.Context, arg GetPostForUpdatePara
 	return i, err
 }
 
-const getPostsByIDs = `-- name: GetPostsByIDs :many
-SELECT id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at FROM posts WHERE id = ANY($1::uuid[])
-`
-
-func (q *Queries) GetPostsByIDs(ctx context.Context, ids []string) ([]Post, error) {
-	rows, err := q.db.Query(ctx, getPostsByIDs, ids)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []Post{}
-	for rows.Next() {
-		var i Post
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.CreatedByID,
-			&i.Title,
-			&i.ReferenceKey,
-			&i.PostDate,
-			&i.PostedDate,
-			&i.Status,
-			&i.SocialAccountTypes,
-			&i.Data,
-			&i.FirstComment,
-			&i.Error,
-			&i.ReviewNote,
-			&i.RetryCount,
-			&i.CountedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const getTarget = `-- name: GetTarget :one
 SELECT id, organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, attempts, attempt_started_at, outcome_unknown, checkpoints, version, due_at, next_attempt_at, external_id, permalink, extra, error, error_verbose, posted_at, created_at, updated_at FROM publish_targets WHERE id = $1
 `
@@ -585,67 +541,6 @@ func (q *Queries) InsertComment(ctx context.Context, arg InsertCommentParams) (C
 		&i.SocialAccountTypes,
 		&i.Data,
 		&i.Error,
-		&i.CountedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.DeletedAt,
-	)
-	return i, err
-}
-
-const insertPost = `-- name: InsertPost :one
-INSERT INTO posts (organization_id, team_id, created_by_id, title, reference_key, post_date, status,
-    social_account_types, data, first_comment, counted_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7,
-    $8, $9, $10, $11)
-RETURNING id, organization_id, team_id, created_by_id, title, reference_key, post_date, posted_date, status, social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at
-`
-
-type InsertPostParams struct {
-	OrganizationID     string
-	TeamID             string
-	CreatedByID        *string
-	Title              string
-	ReferenceKey       *string
-	PostDate           time.Time
-	Status             string
-	SocialAccountTypes []string
-	Data               []byte
-	FirstComment       []byte
-	CountedAt          *time.Time
-}
-
-func (q *Queries) InsertPost(ctx context.Context, arg InsertPostParams) (Post, error) {
-	row := q.db.QueryRow(ctx, insertPost,
-		arg.OrganizationID,
-		arg.TeamID,
-		arg.CreatedByID,
-		arg.Title,
-		arg.ReferenceKey,
-		arg.PostDate,
-		arg.Status,
-		arg.SocialAccountTypes,
-		arg.Data,
-		arg.FirstComment,
-		arg.CountedAt,
-	)
-	var i Post
-	err := row.Scan(
-		&i.ID,
-		&i.OrganizationID,
-		&i.TeamID,
-		&i.CreatedByID,
-		&i.Title,
-		&i.ReferenceKey,
-		&i.PostDate,
-		&i.PostedDate,
-		&i.Status,
-		&i.SocialAccountTypes,
-		&i.Data,
-		&i.FirstComment,
-		&i.Error,
-		&i.ReviewNote,
-		&i.RetryCount,
 		&i.CountedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
@@ -1172,26 +1067,6 @@ UPDATE post_uploads SET deleted_at = now(), updated_at = now() WHERE post_id = $
 
 func (q *Queries) ReleasePostUploads(ctx context.Context, postID string) error {
 	_, err := q.db.Exec(ctx, releasePostUploads, postID)
-	return err
-}
-
-const replacePostUploads = `-- name: ReplacePostUploads :exec
-WITH gone AS (
-    UPDATE post_uploads SET deleted_at = now(), updated_at = now()
-    WHERE post_id = $1 AND deleted_at IS NULL AND NOT (upload_id = ANY($2::uuid[]))
-)
-INSERT INTO post_uploads (post_id, upload_id)
-SELECT $1, u FROM unnest($2::uuid[]) AS u
-ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now()
-`
-
-type ReplacePostUploadsParams struct {
-	PostID    string
-	UploadIds []string
-}
-
-func (q *Queries) ReplacePostUploads(ctx context.Context, arg ReplacePostUploadsParams) error {
-	_, err := q.db.Exec(ctx, replacePostUploads, arg.PostID, arg.UploadIds)
 	return err
 }
 

@@ -212,24 +212,6 @@ func (q *Queries) GetMastodonServer(ctx context.Context, arg GetMastodonServerPa
 	return i, err
 }
 
-const getMastodonServerByID = `-- name: GetMastodonServerByID :one
-SELECT id, server_url, redirect_uri, client_id, client_secret_enc, created_at FROM mastodon_servers WHERE id = $1
-`
-
-func (q *Queries) GetMastodonServerByID(ctx context.Context, id string) (MastodonServer, error) {
-	row := q.db.QueryRow(ctx, getMastodonServerByID, id)
-	var i MastodonServer
-	err := row.Scan(
-		&i.ID,
-		&i.ServerUrl,
-		&i.RedirectUri,
-		&i.ClientID,
-		&i.ClientSecretEnc,
-		&i.CreatedAt,
-	)
-	return i, err
-}
-
 const getPortalLinkByHash = `-- name: GetPortalLinkByHash :one
 SELECT id, organization_id, team_id, token_hash, allowed_types, redirect_url, server_url, options, expires_at, created_at FROM portal_links WHERE token_hash = $1
 `
@@ -804,52 +786,6 @@ func (q *Queries) ListTeamSocialAccounts(ctx context.Context, arg ListTeamSocial
 		return nil, err
 	}
 	return items, nil
-}
-
-const lockSocialAccount = `-- name: LockSocialAccount :one
-SELECT id, organization_id, team_id, type, username, display_name, bio, avatar_url, external_id, provider_page_id, user_username, user_display_name, user_email, user_id, channels, mastodon_server_id, instagram_connection_method, twitter_sub_type, is_tiktok_business_account, disconnected_check_try_at, delete_on, messaging_status, messaging_status_updated_at, messaging_last_error, access_token_enc, refresh_token_enc, secrets_enc, token_expires_at, token_scope, reconnect_required_at, last_error, created_at, updated_at, deleted_at FROM social_accounts WHERE id = $1 FOR UPDATE
-`
-
-func (q *Queries) LockSocialAccount(ctx context.Context, id string) (SocialAccount, error) {
-	row := q.db.QueryRow(ctx, lockSocialAccount, id)
-	var i SocialAccount
-	err := row.Scan(
-		&i.ID,
-		&i.OrganizationID,
-		&i.TeamID,
-		&i.Type,
-		&i.Username,
-		&i.DisplayName,
-		&i.Bio,
-		&i.AvatarUrl,
-		&i.ExternalID,
-		&i.ProviderPageID,
-		&i.UserUsername,
-		&i.UserDisplayName,
-		&i.UserEmail,
-		&i.UserID,
-		&i.Channels,
-		&i.MastodonServerID,
-		&i.InstagramConnectionMethod,
-		&i.TwitterSubType,
-		&i.IsTiktokBusinessAccount,
-		&i.DisconnectedCheckTryAt,
-		&i.DeleteOn,
-		&i.MessagingStatus,
-		&i.MessagingStatusUpdatedAt,
-		&i.MessagingLastError,
-		&i.AccessTokenEnc,
-		&i.RefreshTokenEnc,
-		&i.SecretsEnc,
-		&i.TokenExpiresAt,
-		&i.TokenScope,
-		&i.ReconnectRequiredAt,
-		&i.LastError,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-		&i.DeletedAt,
-	)
-	return i, err
 }
 
 const markSocialAccountReconnect = `-- name: MarkSocialAccountReconnect :one

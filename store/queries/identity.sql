@@ -42,9 +42,6 @@ WHERE k.prefix = @prefix AND k.revoked_at IS NULL
 UPDATE api_keys SET last_used_at = now()
 WHERE id = @id AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute');
 
--- name: GetAPIKey :one
-SELECT * FROM api_keys WHERE id = @id AND organization_id = @organization_id AND revoked_at IS NULL;
-
 -- name: CountAPIKeys :one
 SELECT count(*) FROM api_keys
 WHERE organization_id = @organization_id AND revoked_at IS NULL

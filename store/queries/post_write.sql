@@ -2,7 +2,7 @@
 -- with the sqlc queries of posts.sql and identity.sql they sit beside.
 
 -- name: CreatePost :one
--- InsertPost with the id chosen by the caller, so the post's targets and links go in the same batch.
+-- The id is chosen by the caller, so the post's targets and links go in the same batch.
 INSERT INTO posts (id, organization_id, team_id, created_by_id, title, reference_key, post_date, status,
     social_account_types, data, first_comment, counted_at)
 VALUES (@id, @organization_id, @team_id, sqlc.narg('created_by_id'), @title, sqlc.narg('reference_key'), @post_date, @status,
@@ -15,7 +15,7 @@ SELECT EXISTS (SELECT 1 FROM teams t WHERE t.id = @team_id AND t.organization_id
        coalesce((SELECT o.show_verbose_errors FROM organizations o WHERE o.id = @organization_id), false) AS show_verbose_errors;
 
 -- name: ReplacePostUploadLinks :many
--- ReplacePostUploads answering the post's live links (exactly upload_ids), for the record.
+-- Makes the post's live links exactly upload_ids (others soft-deleted), answering them for the record.
 WITH gone AS (
     UPDATE post_uploads SET deleted_at = now(), updated_at = now()
     WHERE post_id = @post_id AND deleted_at IS NULL AND NOT (upload_id = ANY(@upload_ids::uuid[]))

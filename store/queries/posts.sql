@@ -1,10 +1,3 @@
--- name: InsertPost :one
-INSERT INTO posts (organization_id, team_id, created_by_id, title, reference_key, post_date, status,
-    social_account_types, data, first_comment, counted_at)
-VALUES (@organization_id, @team_id, sqlc.narg('created_by_id'), @title, sqlc.narg('reference_key'), @post_date, @status,
-    @social_account_types, @data, sqlc.narg('first_comment'), sqlc.narg('counted_at'))
-RETURNING *;
-
 -- name: GetPost :one
 -- A post of the organization, deleted ones included (GET answers them with status DELETED).
 SELECT * FROM posts WHERE id = @id AND organization_id = @organization_id;
@@ -14,9 +7,6 @@ SELECT * FROM posts WHERE id = @id AND organization_id = @organization_id FOR UP
 
 -- name: GetPostByReferenceKey :one
 SELECT * FROM posts WHERE organization_id = @organization_id AND reference_key = @reference_key AND deleted_at IS NULL;
-
--- name: GetPostsByIDs :many
-SELECT * FROM posts WHERE id = ANY(@ids::uuid[]);
 
 -- name: UpdatePost :one
 UPDATE posts SET title = @title, reference_key = sqlc.narg('reference_key'), post_date = @post_date, status = @status,
@@ -43,15 +33,6 @@ SELECT count(*) FROM posts WHERE organization_id = @organization_id AND counted_
 
 -- name: LockOrganizationQuota :exec
 SELECT pg_advisory_xact_lock(hashtextextended('quota:' || @organization_id::text, 0));
-
--- name: ReplacePostUploads :exec
-WITH gone AS (
-    UPDATE post_uploads SET deleted_at = now(), updated_at = now()
-    WHERE post_id = @post_id AND deleted_at IS NULL AND NOT (upload_id = ANY(@upload_ids::uuid[]))
-)
-INSERT INTO post_uploads (post_id, upload_id)
-SELECT @post_id, u FROM unnest(@upload_ids::uuid[]) AS u
-ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now();
 
 -- name: ReleasePostUploads :exec
 UPDATE post_uploads SET deleted_at = now(), updated_at = now() WHERE post_id = @post_id AND deleted_at IS NULL;

@@ -122,9 +122,6 @@ WHERE deleted_at IS NULL AND reconnect_required_at IS NULL
 ORDER BY token_expires_at
 LIMIT @lim;
 
--- name: LockSocialAccount :one
-SELECT * FROM social_accounts WHERE id = @id FOR UPDATE;
-
 -- name: InsertPortalLink :one
 INSERT INTO portal_links (organization_id, team_id, token_hash, allowed_types, redirect_url, server_url, options, expires_at)
 VALUES (@organization_id, @team_id, @token_hash, @allowed_types, sqlc.narg('redirect_url'), sqlc.narg('server_url'), @options, @expires_at)
@@ -135,9 +132,6 @@ SELECT * FROM portal_links WHERE token_hash = @token_hash;
 
 -- name: GetMastodonServer :one
 SELECT * FROM mastodon_servers WHERE server_url = @server_url AND redirect_uri = @redirect_uri;
-
--- name: GetMastodonServerByID :one
-SELECT * FROM mastodon_servers WHERE id = @id;
 
 -- name: InsertMastodonServer :one
 INSERT INTO mastodon_servers (server_url, redirect_uri, client_id, client_secret_enc)
