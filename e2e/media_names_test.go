@@ -50,6 +50,10 @@ func TestMediaNamesJourney(t *testing.T) {
 	require.NoError(t, expect.Locator(names.First()).ToHaveValue("b-roll.png"))
 	_, err = p.GetByTestId("filter-sort").SelectOption(playwright.SelectOptionValues{Values: &[]string{"size"}})
 	require.NoError(t, err)
+	// The URL follows once the grid is swapped: b-roll is first by name too, so its value alone does
+	// not say the swap is over, and a fill racing it typed into the new field at the caret htmx
+	// restores (the saved name read "B-roll, harbourb-roll.png").
+	require.NoError(t, expect.Page(p).ToHaveURL(regexp.MustCompile(`/media\?sort=size$`)))
 	require.NoError(t, expect.Locator(names.First()).ToHaveValue("b-roll.png"))
 
 	// Rename in place: Enter saves; an empty name is refused beside the field, what was typed kept.
