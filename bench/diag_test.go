@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"runtime/pprof"
 	"runtime/trace"
 	"testing"
 	"time"
@@ -69,6 +70,12 @@ func (d *diag) stop(t testing.TB, side string, r Result) {
 	}
 	if !d.on {
 		return
+	}
+	if f := os.Getenv("CRIER_BENCH_HEAP"); f != "" {
+		if w, err := os.Create(f + "." + side); err == nil {
+			_ = pprof.WriteHeapProfile(w)
+			w.Close()
+		}
 	}
 	a, b := d.before, d.snap()
 	per := func(x time.Duration) float64 { return float64(x) / float64(time.Microsecond) / float64(max(r.N, 1)) }

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -91,7 +90,10 @@ func (rec *recorder) do(c *http.Client, req *http.Request, want int, start time.
 		_ = res.Body.Close()
 		status = res.StatusCode
 	}
-	d := time.Since(start)
+	rec.record(start, time.Since(start), status, want, err, req.Method+" "+req.URL.Path)
+}
+
+func (rec *recorder) record(start time.Time, d time.Duration, status, want int, err error, what string) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	rec.lat = append(rec.lat, d)
@@ -99,7 +101,7 @@ func (rec *recorder) do(c *http.Client, req *http.Request, want int, start time.
 	if err != nil || status != want {
 		rec.errors++
 		if rec.first == "" {
-			rec.first = fmt.Sprintf("%s %s: %d %v", req.Method, req.URL.Path, status, err)
+			rec.first = fmt.Sprintf("%s: %d %v", what, status, err)
 		}
 	}
 }
@@ -140,7 +142,8 @@ func Closed(ctx context.Context, c *http.Client, workers int, d time.Duration, w
 
 // Open sends rate requests a second for d, each at its scheduled moment whatever the answers so far,
 // and measures each latency from that moment (so a stall counts against every request it delays,
-// not just the one it hit: no coordinated omission).
+// not just the one it hit: no coordinated omission). It runs in this process: to measure a server
+// of this process, OpenProcess is fairer.
 func Open(ctx context.Context, c *http.Client, rate int, d time.Duration, want int, next Request) Result {
 	var rec recorder
 	interval := time.Second / time.Duration(rate)
@@ -270,11 +273,12 @@ type Spec struct {
 // loadgenEnv carries a Spec to the child process that runs it (OpenProcess).
 const loadgenEnv = "CRIER_BENCH_LOADGEN"
 
-// OpenProcess runs Open for spec in a child process (this test binary again, its TestMain calling
-// RunChild): the load generator's goroutines, connections and garbage then live in a Go runtime of
-// their own, as a real client's would, instead of sharing the measured server's scheduler run
-// queue and GC (in-process, every request due spawned a goroutine, and every new connection three
-// more, in the server's runtime). The child still runs on the same cores.
+// OpenProcess runs an open loop like Open's for spec in a child process (this test binary again, its
+// TestMain calling RunChild), with a leaner client (openRaw): the load generator's goroutines,
+// connections and garbage then live in a Go runtime of their own, as a real client's would, instead
+// of sharing the measured server's scheduler run queue and GC (with Open, every request due spawned
+// a goroutine, and every new connection three more, in the server's runtime). The child still runs
+// on the same cores; its CPU time is Result.GenCPU.
 func OpenProcess(ctx context.Context, spec Spec) (Result, error) {
 	in, err := json.Marshal(spec)
 	if err != nil {
@@ -312,16 +316,11 @@ func RunChild() bool {
 		fmt.Fprintln(os.Stderr, "bench: load generator:", err)
 		os.Exit(2)
 	}
-	method := cmp.Or(spec.Method, http.MethodGet)
-	r := Open(context.Background(), Client(), spec.Rate, spec.For, spec.Want, func(i int) (*http.Request, error) {
-		req, err := http.NewRequest(method, spec.Base+spec.Paths[i%len(spec.Paths)], nil)
-		if err == nil {
-			for k, v := range spec.Header {
-				req.Header.Set(k, v)
-			}
-		}
-		return req, err
-	})
+	r, err := openRaw(spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: load generator:", err)
+		os.Exit(2)
+	}
 	if err := json.NewEncoder(os.Stdout).Encode(r.wire()); err != nil {
 		os.Exit(2)
 	}
