@@ -133,6 +133,17 @@ func runAPI(t testing.TB, sc scale) *Table {
 		check(call.what, r)
 		tab.Add(ThroughputRow(fmt.Sprintf("%s, %d concurrent", call.what, sc.concurrency), call.min, r[0], r[1]))
 	}
+	// CRIER_BENCH_PLANMODE=force_generic_plan (an experiment): PostgreSQL's plan_cache_mode for both
+	// sides' new connections. After the write rows, PostgreSQL re-plans Crier's read batch (its
+	// "= ANY($ids)" statements) at every call instead of using a generic plan, which costs it CPU and
+	// lock-manager contention (diag_test.go's waits); this shows what generic plans would save.
+	if m := os.Getenv("CRIER_BENCH_PLANMODE"); m != "" {
+		if _, err := pool.Exec(ctx, "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET plan_cache_mode = "+m+"', current_database()); END $$"); err != nil {
+			t.Fatal(err)
+		}
+		srv.Pool.Reset()
+		pool.Reset()
+	}
 	var r [2]Result
 	pools := [2]*pgxpool.Pool{srv.Pool, pool}
 	paths := make([]string, len(o.posts))
@@ -143,7 +154,7 @@ func runAPI(t testing.TB, sc scale) *Table {
 		if side == 0 {
 			stopRSS = SampleRSS()
 		}
-		d := startDiag(pools[side])
+		d := startDiag(pools[side], pools[1-side])
 		d.startTrace([]string{"crier", "bare"}[side])
 		var err error
 		r[side], err = OpenProcess(ctx, Spec{Base: base, Header: map[string]string{"x-api-key": o.key}, Paths: paths,
