@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -29,6 +31,18 @@ type scale struct {
 func BenchmarkAPI(b *testing.B) {
 	sc := scale{row: Duration("CRIER_BENCH_ROW", 4*time.Second), rounds: 2, rate: 2000, rateFor: Duration("CRIER_BENCH_RATE_FOR", 5*time.Second),
 		concurrency: 16, posts: 60, conns: 16}
+	for range b.N {
+		for _, r := range runAPI(b, sc).Rows() {
+			results.Add(r)
+		}
+	}
+}
+
+// BenchmarkAPIRate runs only the fixed-rate part of BenchmarkAPI (GET post at 2,000 req/s, and RSS),
+// to study latency under load without the closed-loop rows: CRIER_BENCH_RATE changes the rate,
+// CRIER_BENCH_DIAG=1 logs each side's figures (diag_test.go).
+func BenchmarkAPIRate(b *testing.B) {
+	sc := scale{rounds: 1, rate: rate(), rateFor: Duration("CRIER_BENCH_RATE_FOR", 5*time.Second), concurrency: 16, posts: 60, conns: 16}
 	for range b.N {
 		for _, r := range runAPI(b, sc).Rows() {
 			results.Add(r)
@@ -89,6 +103,9 @@ func runAPI(t testing.TB, sc scale) *Table {
 	stopRSS := func() float64 { return 0 }
 	var peak float64
 	for _, call := range calls {
+		if sc.row == 0 {
+			break // BenchmarkAPIRate: the fixed-rate run alone
+		}
 		var r [2]Result
 		for round := range sc.rounds {
 			for side, base := range sides {
@@ -116,20 +133,49 @@ func runAPI(t testing.TB, sc scale) *Table {
 		check(call.what, r)
 		tab.Add(ThroughputRow(fmt.Sprintf("%s, %d concurrent", call.what, sc.concurrency), call.min, r[0], r[1]))
 	}
+	// CRIER_BENCH_PLANMODE=force_generic_plan (an experiment): PostgreSQL's plan_cache_mode for both
+	// sides' new connections. After the write rows, PostgreSQL re-plans Crier's read batch (its
+	// "= ANY($ids)" statements) at every call instead of using a generic plan, which costs it CPU and
+	// lock-manager contention (diag_test.go's waits); this shows what generic plans would save.
+	if m := os.Getenv("CRIER_BENCH_PLANMODE"); m != "" {
+		if _, err := pool.Exec(ctx, "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET plan_cache_mode = "+m+"', current_database()); END $$"); err != nil {
+			t.Fatal(err)
+		}
+		srv.Pool.Reset()
+		pool.Reset()
+	}
 	var r [2]Result
+	pools := [2]*pgxpool.Pool{srv.Pool, pool}
+	paths := make([]string, len(o.posts))
+	for i := range paths {
+		paths[i] = post(o, i)
+	}
 	for side, base := range sides {
 		if side == 0 {
 			stopRSS = SampleRSS()
 		}
-		r[side] = Open(ctx, c, sc.rate, sc.rateFor, http.StatusOK, func(i int) (*http.Request, error) {
-			return o.request(base, http.MethodGet, post(o, i), "")
-		})
+		d := startDiag(pools[side], pools[1-side])
+		d.startTrace([]string{"crier", "bare"}[side])
+		var err error
+		r[side], err = OpenProcess(ctx, Spec{Base: base, Header: map[string]string{"x-api-key": o.key}, Paths: paths,
+			Rate: sc.rate, For: sc.rateFor, Want: http.StatusOK})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.stop(t, []string{"Crier", "bare"}[side], r[side])
 		if side == 0 {
 			peak = max(peak, stopRSS())
 		}
 	}
 	check("GET post at a fixed rate", r)
 	tab.Add(LatencyRow(fmt.Sprintf("GET post at %d req/s", sc.rate), 10, r[0], r[1]))
-	tab.Add(RSSRow("RSS under that load (the bench process: Crier + bare + load generator)", 150, peak))
+	tab.Add(RSSRow("RSS under that load (the bench process: Crier + bare)", 150, peak))
 	return tab
+}
+
+func rate() int {
+	if n, err := strconv.Atoi(os.Getenv("CRIER_BENCH_RATE")); err == nil && n > 0 {
+		return n
+	}
+	return 2000
 }

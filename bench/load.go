@@ -3,10 +3,12 @@ package bench
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,7 +25,9 @@ type Result struct {
 	N, Errors int
 	Elapsed   time.Duration
 	lat       []time.Duration // sorted
+	series    []sample        // each request's due moment, latency and status (Timeline)
 	FirstErr  string
+	GenCPU    time.Duration // the load generator's CPU time, when it ran in a process of its own
 }
 
 // RPS answers completed requests per second.
@@ -73,6 +77,7 @@ func Client() *http.Client {
 type recorder struct {
 	mu     sync.Mutex
 	lat    []time.Duration
+	series []sample // each request's due moment, latency and status
 	errors int
 	first  string
 }
@@ -85,21 +90,25 @@ func (rec *recorder) do(c *http.Client, req *http.Request, want int, start time.
 		_ = res.Body.Close()
 		status = res.StatusCode
 	}
-	d := time.Since(start)
+	rec.record(start, time.Since(start), status, want, err, req.Method+" "+req.URL.Path)
+}
+
+func (rec *recorder) record(start time.Time, d time.Duration, status, want int, err error, what string) {
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	rec.lat = append(rec.lat, d)
+	rec.series = append(rec.series, sample{start, d, status})
 	if err != nil || status != want {
 		rec.errors++
 		if rec.first == "" {
-			rec.first = fmt.Sprintf("%s %s: %d %v", req.Method, req.URL.Path, status, err)
+			rec.first = fmt.Sprintf("%s: %d %v", what, status, err)
 		}
 	}
 }
 
 func (rec *recorder) result(elapsed time.Duration) Result {
 	slices.Sort(rec.lat)
-	return Result{N: len(rec.lat), Errors: rec.errors, Elapsed: elapsed, lat: rec.lat, FirstErr: rec.first}
+	return Result{N: len(rec.lat), Errors: rec.errors, Elapsed: elapsed, lat: rec.lat, FirstErr: rec.first, series: rec.series}
 }
 
 // Closed runs workers that each send the next request as soon as the last one is answered, for d:
@@ -133,7 +142,8 @@ func Closed(ctx context.Context, c *http.Client, workers int, d time.Duration, w
 
 // Open sends rate requests a second for d, each at its scheduled moment whatever the answers so far,
 // and measures each latency from that moment (so a stall counts against every request it delays,
-// not just the one it hit: no coordinated omission).
+// not just the one it hit: no coordinated omission). It runs in this process: to measure a server
+// of this process, OpenProcess is fairer.
 func Open(ctx context.Context, c *http.Client, rate int, d time.Duration, want int, next Request) Result {
 	var rec recorder
 	interval := time.Second / time.Duration(rate)
@@ -217,4 +227,137 @@ func Duration(name string, def time.Duration) time.Duration {
 		return d
 	}
 	return def
+}
+
+type sample struct {
+	at     time.Time
+	d      time.Duration
+	status int
+}
+
+// Timeline is, per window of the run, the requests due, their worst latency and the errors.
+func (r Result) Timeline(window time.Duration) string {
+	if len(r.series) == 0 {
+		return ""
+	}
+	s := slices.Clone(r.series)
+	slices.SortFunc(s, func(a, b sample) int { return a.at.Compare(b.at) })
+	t0 := s[0].at
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		w := s[i].at.Sub(t0) / window
+		n, bad, worst := 0, 0, time.Duration(0)
+		for ; i < len(s) && s[i].at.Sub(t0)/window == w; i++ {
+			n++
+			worst = max(worst, s[i].d)
+			if s[i].status != 200 {
+				bad++
+			}
+		}
+		fmt.Fprintf(&b, "%5.1fs n=%d max=%.1fms err=%d\n", (time.Duration(w) * window).Seconds(), n, ms(worst), bad)
+	}
+	return b.String()
+}
+
+// Spec is an open-loop run described by value, so that another process can run it: GET (or
+// Method) each of Paths in turn against Base with Header, Rate requests a second for For.
+type Spec struct {
+	Base, Method string
+	Header       map[string]string
+	Paths        []string
+	Rate         int
+	For          time.Duration
+	Want         int
+}
+
+// loadgenEnv carries a Spec to the child process that runs it (OpenProcess).
+const loadgenEnv = "CRIER_BENCH_LOADGEN"
+
+// OpenProcess runs an open loop like Open's for spec in a child process (this test binary again, its
+// TestMain calling RunChild), with a leaner client (openRaw): the load generator's goroutines,
+// connections and garbage then live in a Go runtime of their own, as a real client's would, instead
+// of sharing the measured server's scheduler run queue and GC (with Open, every request due spawned
+// a goroutine, and every new connection three more, in the server's runtime). The child still runs
+// on the same cores; its CPU time is Result.GenCPU.
+func OpenProcess(ctx context.Context, spec Spec) (Result, error) {
+	in, err := json.Marshal(spec)
+	if err != nil {
+		return Result{}, err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return Result{}, err
+	}
+	cmd := exec.CommandContext(ctx, exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), loadgenEnv+"="+string(in))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return Result{}, fmt.Errorf("bench: load generator: %w", err)
+	}
+	var w wire
+	if err := json.Unmarshal(out, &w); err != nil {
+		return Result{}, fmt.Errorf("bench: load generator's answer: %w", err)
+	}
+	r := w.result()
+	r.GenCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return r, nil
+}
+
+// RunChild runs the Spec of a child process started by OpenProcess, writes its Result on stdout
+// and answers true; false when this process is not such a child.
+func RunChild() bool {
+	in := os.Getenv(loadgenEnv)
+	if in == "" {
+		return false
+	}
+	var spec Spec
+	if err := json.Unmarshal([]byte(in), &spec); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: load generator:", err)
+		os.Exit(2)
+	}
+	r, err := openRaw(spec)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench: load generator:", err)
+		os.Exit(2)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(r.wire()); err != nil {
+		os.Exit(2)
+	}
+	return true
+}
+
+// wire is a Result as the child sends it.
+type wire struct {
+	N, Errors int
+	Elapsed   time.Duration
+	FirstErr  string
+	Lat       []time.Duration
+	At, D     []time.Duration // each request's due moment after the first's, and its latency (Timeline)
+	Status    []int
+}
+
+func (r Result) wire() wire {
+	w := wire{N: r.N, Errors: r.Errors, Elapsed: r.Elapsed, FirstErr: r.FirstErr, Lat: r.lat}
+	if len(r.series) > 0 {
+		t0 := r.series[0].at
+		for _, s := range r.series {
+			if s.at.Before(t0) {
+				t0 = s.at
+			}
+		}
+		for _, s := range r.series {
+			w.At, w.D, w.Status = append(w.At, s.at.Sub(t0)), append(w.D, s.d), append(w.Status, s.status)
+		}
+	}
+	return w
+}
+
+func (w wire) result() Result {
+	r := Result{N: w.N, Errors: w.Errors, Elapsed: w.Elapsed, FirstErr: w.FirstErr, lat: w.Lat}
+	t0 := time.Now()
+	for i := range w.At {
+		r.series = append(r.series, sample{t0.Add(w.At[i]), w.D[i], w.Status[i]})
+	}
+	return r
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/crier/crier/server"
 )
 
 // results gathers every benchmark's rows (API, pages, publishing); TestMain prints them as one
@@ -11,6 +13,10 @@ import (
 var results = &Table{}
 
 func TestMain(m *testing.M) {
+	if RunChild() { // a load generator started by OpenProcess
+		os.Exit(0)
+	}
+	server.TuneGC() // the GC settings of `crier serve`, for Crier (and the bare handler) here
 	code := m.Run()
 	if len(results.Rows()) > 0 {
 		if err := results.LoadRows(); err != nil { // the publishing row (server/, run first by make bench)

@@ -102,6 +102,7 @@ func serve(ctx context.Context, cfg config.Config, log *slog.Logger, args []stri
 	if *noHTTP && *noWorkers {
 		return errors.New("serve: --no-http and --no-workers together leave nothing to run")
 	}
+	server.TuneGC()
 	srv, err := server.New(ctx, cfg, server.Options{HTTP: !*noHTTP, Workers: !*noWorkers, Logger: log})
 	if err != nil {
 		return err
