@@ -26,12 +26,12 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 	var out PostCreateReads
 	b := &pgx.Batch{}
 	b.Queue(readTeamForPost, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive, &out.ShowVerboseErrors) })
-	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
+	b.Queue(readTeamAccounts, orgID, teamID).Query(collectAccounts(&out.Accounts))
 	if len(uploadIDs) > 0 {
-		b.Queue(uploadsOf, orgID, uploadIDs).Query(collect(&out.Uploads))
+		b.Queue(uploadsOf, orgID, uploadIDs).Query(collectUploads(&out.Uploads))
 	}
 	if refKey != nil {
-		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostCreateReads{}, fmt.Errorf("store: read post create: %w", err)
@@ -81,18 +81,38 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 	var out PostEditReads
 	var post []postVersion
 	var targets []targetVersion
+	scanPost := func(rows pgx.Rows) error {
+		for rows.Next() {
+			var p postVersion
+			if err := rows.Scan(append(postDest(&p.Post), &p.RowVersion, &p.ShowVerboseErrors)...); err != nil {
+				return err
+			}
+			post = append(post, p)
+		}
+		return rows.Err()
+	}
 	b := &pgx.Batch{}
 	if lock {
 		b.BeginTx(pgx.TxOptions{})
-		b.Queue(readPostToEditLocked, id, orgID).Query(collect(&post))
+		b.Queue(readPostToEditLocked, id, orgID).Query(scanPost)
 	} else {
-		b.Queue(readPostToEdit, id, orgID).Query(collect(&post))
+		b.Queue(readPostToEdit, id, orgID).Query(scanPost)
 	}
-	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&out.Accounts))
-	b.Queue(readPostEditTargets, orgID, id).Query(collect(&targets))
-	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collect(&out.Uploads))
+	b.Queue(readPostTeamAccounts, orgID, id).Query(collectAccounts(&out.Accounts))
+	b.Queue(readPostEditTargets, orgID, id).Query(func(rows pgx.Rows) error {
+		targets = make([]targetVersion, 0, 4)
+		for rows.Next() {
+			var t targetVersion
+			if err := rows.Scan(append(targetDest(&t.PublishTarget), &t.RowVersion)...); err != nil {
+				return err
+			}
+			targets = append(targets, t)
+		}
+		return rows.Err()
+	})
+	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collectUploads(&out.Uploads))
 	if refKey != nil {
-		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}
 	br := db.SendBatch(ctx, b)
 	tx := br.Tx()
@@ -161,8 +181,8 @@ type PostWrite struct {
 	Audit   *InsertAuditItemParams
 }
 
-// PostWritten is what WritePost wrote: the post, each target (in the order of PostWrite.Targets;
-// a zero row for a removal), the ids of the targets removed and the post's live upload links.
+// PostWritten is what WritePost wrote: the post, the targets inserted or rescheduled (in no
+// particular order), the ids of the targets removed and the post's live upload links.
 type PostWritten struct {
 	Post    Post
 	Targets []PublishTarget
@@ -174,7 +194,12 @@ type PostWritten struct {
 // they are a transaction of their own: PostgreSQL runs the statements of a pipeline up to its Sync
 // (pgx sends one at the end of a batch) as one implicit transaction, so a failing statement rolls
 // back those before it and the rest are not run — nothing is half-written.
+//
+// A post's write (Create or Update) is one statement (writePostOne), two for a checked edit.
 func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
+	if w.Create != nil || w.Update != nil {
+		return writePostOne(ctx, db, w)
+	}
 	var out PostWritten
 	b := &pgx.Batch{}
 	if w.Seen != nil {
@@ -222,5 +247,12 @@ func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostWritten{}, changed(fmt.Errorf("store: write post: %w", err))
 	}
+	written := out.Targets[:0]
+	for _, t := range out.Targets {
+		if t.ID != "" {
+			written = append(written, t)
+		}
+	}
+	out.Targets = written
 	return out, nil
 }
