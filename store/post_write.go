@@ -242,7 +242,8 @@ type PostWritten struct {
 // (pgx sends one at the end of a batch) as one implicit transaction, so a failing statement rolls
 // back those before it and the rest are not run — nothing is half-written.
 //
-// A post's write (Create or Update) is one statement (writePostOne), two for a checked edit.
+// A post's write (Create or Update) is one statement (writePostOne), two for a checked edit;
+// without a post (a schedule's targets alone), its statements go one by one.
 func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
 	if w.Create != nil || w.Update != nil {
 		return writePostOne(ctx, db, w)
@@ -251,19 +252,6 @@ func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error
 	b := &pgx.Batch{}
 	if w.Seen != nil {
 		queueSeen(b, *w.Seen)
-	}
-	scanPost := func(r pgx.Rows) error {
-		p, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[Post])
-		out.Post = p
-		return err
-	}
-	if c := w.Create; c != nil {
-		b.Queue(createPost, c.ID, c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status,
-			c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt).Query(scanPost)
-	}
-	if u := w.Update; u != nil {
-		b.Queue(updatePost, u.Title, u.ReferenceKey, u.PostDate, u.Status, u.SocialAccountTypes, u.Data, u.FirstComment,
-			u.CountedAt, u.ReviewNote, u.Error, u.ID).Query(scanPost)
 	}
 	out.Targets = make([]PublishTarget, len(w.Targets))
 	for i, t := range w.Targets {

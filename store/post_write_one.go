@@ -46,7 +46,6 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		postID = w.Update.ID
 	}
 	id := q.arg(postID)
-	n := len(w.Targets)
 	var ins struct {
 		org, kind, post, comment, network, account, status, payload, attemptKey []string
 		due                                                                     []time.Time
@@ -57,12 +56,26 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		due                          []time.Time
 		hasDue                       []bool
 	}
-	ins.org, ins.kind, ins.post, ins.comment = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-	ins.network, ins.account, ins.status = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-	ins.payload, ins.attemptKey, ins.due, ins.hasDue = make([]string, 0, n), make([]string, 0, n), make([]time.Time, 0, n), make([]bool, 0, n)
-	re.id, re.status, re.payload, re.account = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
-	re.due, re.hasDue = make([]time.Time, 0, n), make([]bool, 0, n)
-	del := []string{}
+	var nIns, nRe int
+	for _, t := range w.Targets {
+		if t.Insert != nil {
+			nIns++
+		} else if t.Reschedule != nil {
+			nRe++
+		}
+	}
+	if nIns > 0 { // sized once; a statement has only the CTEs of the changes it makes
+		n := nIns
+		ins.org, ins.kind, ins.post, ins.comment = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		ins.network, ins.account, ins.status = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		ins.payload, ins.attemptKey, ins.due, ins.hasDue = make([]string, 0, n), make([]string, 0, n), make([]time.Time, 0, n), make([]bool, 0, n)
+	}
+	if nRe > 0 {
+		n := nRe
+		re.id, re.status, re.payload, re.account = make([]string, 0, n), make([]string, 0, n), make([]string, 0, n), make([]string, 0, n)
+		re.due, re.hasDue = make([]time.Time, 0, n), make([]bool, 0, n)
+	}
+	var del []string
 	for _, t := range w.Targets {
 		switch {
 		case t.Insert != nil:
