@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,11 +22,37 @@ import (
 //
 // It answers one row per target written (inserted or rescheduled), each with the post and the
 // post's live links (parallel arrays), or one row of the post alone (target columns null) when
-// no target was written. Arrays go as text[] (a nullable uuid as ”) and bool[]: pgx encodes
-// []string, []time.Time and []bool without reflection.
+// no target was written. Arrays go as text[] (a nullable uuid as the empty string), timestamptz[]
+// and bool[]: pgx encodes []string, []time.Time and []bool without reflection.
 type writeSQL struct {
 	strings.Builder
 	args []any
+	done bool // the statement's text is known (writeShapes): only the arguments are collected
+}
+
+// writeShapes keeps each shape's statement text (by writeShape), so that a write collects its
+// arguments without building the text again.
+var writeShapes sync.Map
+
+// writeShape says which parts a write's statement has.
+func writeShape(w PostWrite, ins, re, del bool) uint8 {
+	var k uint8
+	for i, b := range []bool{w.Create != nil, w.Seen != nil, ins, re, del, w.Uploads != nil, w.Audit != nil} {
+		if b {
+			k |= 1 << i
+		}
+	}
+	return k
+}
+
+// sql writes parts of the statement's text (nothing once it is known).
+func (q *writeSQL) sql(parts ...string) {
+	if q.done {
+		return
+	}
+	for _, p := range parts {
+		q.WriteString(p)
+	}
 }
 
 // arg adds an argument and answers its placeholder.
@@ -93,16 +120,18 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			out.Removed = append(out.Removed, t.Delete)
 		}
 	}
-	q.WriteString("WITH ")
+	key := writeShape(w, len(ins.kind) > 0, len(re.id) > 0, len(del) > 0)
+	known, _ := writeShapes.Load(key)
+	q.done = known != nil
+	q.sql("WITH ")
 	switch {
 	case w.Create != nil:
 		c := w.Create
-		q.WriteString("p AS (INSERT INTO posts (id, organization_id, team_id, created_by_id, title, reference_key, post_date, status, social_account_types, data, first_comment, counted_at) VALUES (")
-		q.WriteString(id)
+		q.sql("p AS (INSERT INTO posts (id, organization_id, team_id, created_by_id, title, reference_key, post_date, status, social_account_types, data, first_comment, counted_at) VALUES (", id)
 		for _, v := range []any{c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status, c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt} {
-			q.WriteString(", " + q.arg(v))
+			q.sql(", ", q.arg(v))
 		}
-		q.WriteString(") RETURNING *)")
+		q.sql(") RETURNING *)")
 	default:
 		u := w.Update
 		if w.Seen != nil {
@@ -111,42 +140,39 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			// the post's targets are exactly the versions read ("id@xmin"). It is an InitPlan of the
 			// post's update, which every run evaluates; sibling CTEs see the targets as they were
 			// before this statement's own writes.
-			q.WriteString("chk AS (SELECT post_unchanged((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = " +
-				id + ") cur) = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(" + q.arg(w.Seen.Targets) + "::text[]) v)) AS ok), ")
+			q.sql("chk AS (SELECT post_unchanged((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = ",
+				id, ") cur) = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(", q.arg(w.Seen.Targets), "::text[]) v)) AS ok), ")
 		}
-		q.WriteString("p AS (UPDATE posts SET title = " + q.arg(u.Title) + ", reference_key = " + q.arg(u.ReferenceKey) + ", post_date = " + q.arg(u.PostDate) +
-			", status = " + q.arg(u.Status) + ", social_account_types = " + q.arg(u.SocialAccountTypes) + ", data = " + q.arg(u.Data) +
-			", first_comment = " + q.arg(u.FirstComment) + ", counted_at = " + q.arg(u.CountedAt) + ", review_note = " + q.arg(u.ReviewNote) +
-			", error = " + q.arg(u.Error) + ", updated_at = now() WHERE id = " + id)
+		q.sql("p AS (UPDATE posts SET title = ", q.arg(u.Title), ", reference_key = ", q.arg(u.ReferenceKey), ", post_date = ", q.arg(u.PostDate),
+			", status = ", q.arg(u.Status), ", social_account_types = ", q.arg(u.SocialAccountTypes), ", data = ", q.arg(u.Data),
+			", first_comment = ", q.arg(u.FirstComment), ", counted_at = ", q.arg(u.CountedAt), ", review_note = ", q.arg(u.ReviewNote),
+			", error = ", q.arg(u.Error), ", updated_at = now() WHERE id = ", id)
 		if w.Seen != nil {
-			q.WriteString(" AND (SELECT ok FROM chk)")
+			q.sql(" AND (SELECT ok FROM chk)")
 		}
-		q.WriteString(" RETURNING *)")
+		q.sql(" RETURNING *)")
 	}
-	var written []string
 	if len(ins.kind) > 0 {
-		q.WriteString(`, ins AS (INSERT INTO publish_targets (organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, due_at)
+		q.sql(`, ins AS (INSERT INTO publish_targets (organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, due_at)
     SELECT x.org, x.kind, nullif(x.post, '')::uuid, nullif(x.comment, '')::uuid, x.network, nullif(x.account, '')::uuid, x.status, x.payload,
         x.attempt_key, CASE WHEN x.has_due THEN x.due_at END
-    FROM unnest(` + q.arg(ins.org) + "::uuid[], " + q.arg(ins.kind) + "::text[], " + q.arg(ins.post) + "::text[], " + q.arg(ins.comment) + "::text[], " +
-			q.arg(ins.network) + "::text[], " + q.arg(ins.account) + "::text[], " + q.arg(ins.status) + "::text[], " + q.arg(ins.payload) + "::jsonb[], " +
-			q.arg(ins.attemptKey) + "::text[], " + q.arg(ins.due) + "::timestamptz[], " + q.arg(ins.hasDue) + `::bool[])
+    FROM unnest(`, q.arg(ins.org), "::uuid[], ", q.arg(ins.kind), "::text[], ", q.arg(ins.post), "::text[], ", q.arg(ins.comment), "::text[], ",
+			q.arg(ins.network), "::text[], ", q.arg(ins.account), "::text[], ", q.arg(ins.status), "::text[], ", q.arg(ins.payload), "::jsonb[], ",
+			q.arg(ins.attemptKey), "::text[], ", q.arg(ins.due), "::timestamptz[], ", q.arg(ins.hasDue), `::bool[])
         AS x(org, kind, post, comment, network, account, status, payload, attempt_key, due_at, has_due)
     RETURNING *)`)
-		written = append(written, "SELECT * FROM ins")
 	}
 	if len(re.id) > 0 {
 		ids := q.arg(re.id)
-		q.WriteString(`, upd AS (UPDATE publish_targets t SET status = x.status, version = t.version + 1, due_at = CASE WHEN x.has_due THEN x.due_at END,
+		q.sql(`, upd AS (UPDATE publish_targets t SET status = x.status, version = t.version + 1, due_at = CASE WHEN x.has_due THEN x.due_at END,
         payload = x.payload, social_account_id = nullif(x.account, '')::uuid, error = NULL, error_verbose = NULL, next_attempt_at = NULL, updated_at = now()
-    FROM unnest(` + ids + "::uuid[], " + q.arg(re.status) + "::text[], " + q.arg(re.due) + "::timestamptz[], " + q.arg(re.payload) + "::jsonb[], " +
-			q.arg(re.account) + "::text[], " + q.arg(re.hasDue) + `::bool[]) AS x(id, status, due_at, payload, account, has_due)
-    WHERE t.id = ANY(` + ids + `::uuid[]) AND t.id = x.id -- the primary key's index, whatever a generic plan guesses of unnest
+    FROM unnest(`, ids, "::uuid[], ", q.arg(re.status), "::text[], ", q.arg(re.due), "::timestamptz[], ", q.arg(re.payload), "::jsonb[], ",
+			q.arg(re.account), "::text[], ", q.arg(re.hasDue), `::bool[]) AS x(id, status, due_at, payload, account, has_due)
+    WHERE t.id = ANY(`, ids, `::uuid[]) AND t.id = x.id -- the primary key's index, whatever a generic plan guesses of unnest
     RETURNING t.*)`)
-		written = append(written, "SELECT * FROM upd")
 	}
 	if len(del) > 0 {
-		q.WriteString(", del AS (DELETE FROM publish_targets WHERE id = ANY(" + q.arg(del) + "::uuid[]))")
+		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(del), "::uuid[]))")
 	}
 	links := "SELECT NULL::uuid[] AS ids, NULL::timestamptz[] AS created, NULL::timestamptz[] AS updated"
 	if w.Uploads != nil {
@@ -156,36 +182,46 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		}
 		up := q.arg(ids)
 		if w.Update != nil { // a new post has no links to remove
-			q.WriteString(", gone AS (UPDATE post_uploads SET deleted_at = now(), updated_at = now() WHERE post_id = " + id +
-				" AND deleted_at IS NULL AND NOT (upload_id = ANY(" + up + "::uuid[])))")
+			q.sql(", gone AS (UPDATE post_uploads SET deleted_at = now(), updated_at = now() WHERE post_id = ", id,
+				" AND deleted_at IS NULL AND NOT (upload_id = ANY(", up, "::uuid[])))")
 		}
-		q.WriteString(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT " + id + ", u FROM unnest(" + up + `::uuid[]) AS u
+		q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
     ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now() RETURNING upload_id, created_at, updated_at)`)
 		links = "SELECT array_agg(upload_id) AS ids, array_agg(created_at) AS created, array_agg(updated_at) AS updated FROM links"
 	}
 	if a := w.Audit; a != nil {
-		q.WriteString(", audit AS (INSERT INTO audit_log (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata) VALUES (")
+		q.sql(", audit AS (INSERT INTO audit_log (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata) VALUES (")
 		for i, v := range []any{a.OrganizationID, a.ActorType, a.ActorID, a.ActorName, a.Action, a.TargetType, a.TargetID, a.Metadata} {
 			if i > 0 {
-				q.WriteString(", ")
+				q.sql(", ")
 			}
-			q.WriteString(q.arg(v))
+			q.sql(q.arg(v))
 		}
-		q.WriteString("))")
+		q.sql("))")
 	}
-	q.WriteString("\nSELECT p.*, t.*, l.ids, l.created, l.updated FROM p CROSS JOIN (" + links + ") l LEFT JOIN (")
-	if len(written) == 0 {
-		q.WriteString("SELECT * FROM publish_targets WHERE false")
-	} else {
-		q.WriteString(strings.Join(written, " UNION ALL "))
+	q.sql("\nSELECT p.*, t.*, l.ids, l.created, l.updated FROM p CROSS JOIN (", links, ") l LEFT JOIN (")
+	switch {
+	case len(ins.kind) > 0 && len(re.id) > 0:
+		q.sql("SELECT * FROM ins UNION ALL SELECT * FROM upd")
+	case len(ins.kind) > 0:
+		q.sql("SELECT * FROM ins")
+	case len(re.id) > 0:
+		q.sql("SELECT * FROM upd")
+	default:
+		q.sql("SELECT * FROM publish_targets WHERE false")
 	}
-	q.WriteString(") t ON true")
+	q.sql(") t ON true")
+	text, _ := known.(string)
+	if !q.done {
+		text = q.String()
+		writeShapes.Store(key, text)
+	}
 
 	b := &pgx.Batch{}
 	if w.Seen != nil {
 		b.Queue(lockPostAsRead, w.Seen.ID, w.Seen.Version)
 	}
-	b.Queue(q.String(), q.args...).Query(func(rows pgx.Rows) error {
+	b.Queue(text, q.args...).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, len(w.Targets))
 		var t PublishTarget
 		// A target's not-null columns are null on the post's row alone: scanned through pointers.
