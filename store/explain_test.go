@@ -63,6 +63,8 @@ ANALYZE;`)
 		{"ReadPostForUpdate", store.ReadPostForUpdateSQL, []any{post, org}},
 		{"ReadPostTeamAccounts", store.ReadPostTeamAccountsSQL, []any{org, post}},
 		{"ReadPostEditUploads", store.ReadPostEditUploadsSQL, []any{org, []string{"6f3e1f7c-2d9a-4c4b-9d7e-0a1b2c3d4e5f"}, post}},
+		{"ReadTeamForPost", store.ReadTeamForPostSQL, []any{org, team}},
+		{"ReadPostToEdit", store.ReadPostToEditSQL, []any{post, org}},
 	} {
 		rows, err := pool.Query(ctx, "EXPLAIN "+c.sql, c.args...)
 		if err != nil {

@@ -14,4 +14,6 @@ var (
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts
 	ReadPostEditUploadsSQL      = readPostEditUploads
+	ReadTeamForPostSQL          = readTeamForPostWithAccounts
+	ReadPostToEditSQL           = readPostToEditWithAccounts
 )

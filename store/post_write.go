@@ -12,26 +12,49 @@ import (
 // PostCreateReads is what creating a post checks, read in one round trip by ReadPostCreate.
 type PostCreateReads struct {
 	TeamLive          bool
-	Accounts          []SocialAccount // the team's live accounts
+	Accounts          []SocialAccount // the team's live accounts (no tokens: writeAccountColumns)
 	Uploads           []Upload        // the live uploads among the ids asked
 	KeyOwner          []Post          // the live post holding the reference key asked (none: empty)
 	ShowVerboseErrors bool
 }
 
+// readTeamForPostWithAccounts answers, for an organization ($1), its showVerboseErrors, whether
+// $2 is a live team of it, and that team's live accounts (writeAccountColumns, in the order of
+// ReadTeamAccounts), one row per account, or one row without when it has none (no row: no such
+// organization).
+var readTeamForPostWithAccounts = `SELECT o.show_verbose_errors, t.id IS NOT NULL AS team_live, ` + writeAccountColumns + `
+FROM organizations o
+LEFT JOIN teams t ON t.id = $2 AND t.organization_id = o.id AND t.deleted_at IS NULL
+LEFT JOIN social_accounts sa ON sa.organization_id = o.id AND sa.team_id = t.id AND sa.deleted_at IS NULL
+WHERE o.id = $1
+ORDER BY sa.created_at, sa.id`
+
 // ReadPostCreate reads, in one round trip and outside any transaction (none of it is locked, as
 // it never was), whether teamID is a live team of the organization with the organization's
-// showVerboseErrors, the team's live accounts, the live uploads among uploadIDs and the post
-// holding refKey (when set).
+// showVerboseErrors, the team's live accounts (without their tokens: writeAccountColumns), the
+// live uploads among uploadIDs and the post holding refKey (when set). The team, the organization
+// and the accounts are one statement.
 func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploadIDs []string, refKey *string) (PostCreateReads, error) {
 	var out PostCreateReads
 	b := &pgx.Batch{}
-	b.Queue(readTeamForPost, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive, &out.ShowVerboseErrors) })
-	b.Queue(readTeamAccounts, orgID, teamID).Query(collect(&out.Accounts))
+	b.Queue(readTeamForPostWithAccounts, orgID, teamID).Query(func(rows pgx.Rows) error {
+		var s accountScan
+		dest := append([]any{&out.ShowVerboseErrors, &out.TeamLive}, s.dest()...)
+		for rows.Next() {
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			if a, ok := s.take(); ok {
+				out.Accounts = append(out.Accounts, a)
+			}
+		}
+		return rows.Err()
+	})
 	if len(uploadIDs) > 0 {
-		b.Queue(uploadsOf, orgID, uploadIDs).Query(collect(&out.Uploads))
+		b.Queue(uploadsOf, orgID, uploadIDs).Query(collectUploads(&out.Uploads))
 	}
 	if refKey != nil {
-		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostCreateReads{}, fmt.Errorf("store: read post create: %w", err)
@@ -41,8 +64,8 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 
 // PostEditReads is what editing a post checks, read by ReadPostEdit.
 type PostEditReads struct {
-	Post              []Post // the post (none: empty)
-	Accounts          []SocialAccount
+	Post              []Post          // the post (none: empty)
+	Accounts          []SocialAccount // the team's live accounts (no tokens: writeAccountColumns)
 	Targets           []PublishTarget // ordered by kind, network
 	Uploads           []Upload        // the live uploads among the ids asked or linked to the post
 	KeyOwner          []Post
@@ -72,27 +95,71 @@ type targetVersion struct {
 	RowVersion string
 }
 
+// readPostToEditWithAccounts reads the organization's ($2) post $1 with its row version and the
+// organization's showVerboseErrors, one row per live account of the post's team
+// (writeAccountColumns, in the order of ReadPostTeamAccounts), or one row without when it has
+// none (no row: no such post). A post never changes team.
+var readPostToEditWithAccounts = `SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date,
+    p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at,
+    p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors, ` + writeAccountColumns + `
+FROM posts p JOIN organizations o ON o.id = p.organization_id
+LEFT JOIN social_accounts sa ON sa.organization_id = p.organization_id AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
+WHERE p.id = $1 AND p.organization_id = $2
+ORDER BY sa.created_at, sa.id`
+
 // ReadPostEdit reads, in one round trip, the organization's post id with its team's live
-// accounts, its targets, the live uploads among uploadIDs or linked to it, the post holding refKey
-// (when set), the organization's showVerboseErrors, and the versions of the post and its targets.
+// accounts (with the post, without their tokens), its targets, the live uploads among uploadIDs or
+// linked to it, the post holding refKey (when set), the organization's showVerboseErrors, and the
+// versions of the post and its targets.
 // With lock, it begins a transaction with the post locked, which the caller owns (commit or roll
 // back) whenever err is nil; without, tx is nil and nothing is locked.
 func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs []string, refKey *string, lock bool) (pgx.Tx, PostEditReads, error) {
 	var out PostEditReads
 	var post []postVersion
 	var targets []targetVersion
+	scanPost := func(rows pgx.Rows) error { // the post on every row, with one of its team's accounts
+		var p postVersion
+		var s accountScan
+		dest := append(append(postDest(&p.Post), &p.RowVersion, &p.ShowVerboseErrors), s.dest()...)
+		for n := 0; rows.Next(); n++ {
+			if n == 1 { // the post is scanned once
+				for i := range len(dest) - len(s.dest()) {
+					dest[i] = nil
+				}
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			if n == 0 {
+				post = append(post, p)
+			}
+			if a, ok := s.take(); ok {
+				out.Accounts = append(out.Accounts, a)
+			}
+		}
+		return rows.Err()
+	}
 	b := &pgx.Batch{}
 	if lock {
 		b.BeginTx(pgx.TxOptions{})
-		b.Queue(readPostToEditLocked, id, orgID).Query(collect(&post))
+		b.Queue(readPostToEditWithAccounts+" FOR UPDATE OF p", id, orgID).Query(scanPost)
 	} else {
-		b.Queue(readPostToEdit, id, orgID).Query(collect(&post))
+		b.Queue(readPostToEditWithAccounts, id, orgID).Query(scanPost)
 	}
-	b.Queue(readPostTeamAccounts, orgID, id).Query(collect(&out.Accounts))
-	b.Queue(readPostEditTargets, orgID, id).Query(collect(&targets))
-	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collect(&out.Uploads))
+	b.Queue(readPostEditTargets, orgID, id).Query(func(rows pgx.Rows) error {
+		targets = make([]targetVersion, 0, 4)
+		for rows.Next() {
+			var t targetVersion
+			if err := rows.Scan(append(targetDest(&t.PublishTarget), &t.RowVersion)...); err != nil {
+				return err
+			}
+			targets = append(targets, t)
+		}
+		return rows.Err()
+	})
+	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collectUploads(&out.Uploads))
 	if refKey != nil {
-		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collect(&out.KeyOwner))
+		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}
 	br := db.SendBatch(ctx, b)
 	tx := br.Tx()
@@ -161,8 +228,8 @@ type PostWrite struct {
 	Audit   *InsertAuditItemParams
 }
 
-// PostWritten is what WritePost wrote: the post, each target (in the order of PostWrite.Targets;
-// a zero row for a removal), the ids of the targets removed and the post's live upload links.
+// PostWritten is what WritePost wrote: the post, the targets inserted or rescheduled (in no
+// particular order), the ids of the targets removed and the post's live upload links.
 type PostWritten struct {
 	Post    Post
 	Targets []PublishTarget
@@ -174,24 +241,17 @@ type PostWritten struct {
 // they are a transaction of their own: PostgreSQL runs the statements of a pipeline up to its Sync
 // (pgx sends one at the end of a batch) as one implicit transaction, so a failing statement rolls
 // back those before it and the rest are not run — nothing is half-written.
+//
+// A post's write (Create or Update) is one statement (writePostOne), two for a checked edit;
+// without a post (a schedule's targets alone), its statements go one by one.
 func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error) {
+	if w.Create != nil || w.Update != nil {
+		return writePostOne(ctx, db, w)
+	}
 	var out PostWritten
 	b := &pgx.Batch{}
 	if w.Seen != nil {
 		queueSeen(b, *w.Seen)
-	}
-	scanPost := func(r pgx.Rows) error {
-		p, err := pgx.CollectExactlyOneRow(r, pgx.RowToStructByPos[Post])
-		out.Post = p
-		return err
-	}
-	if c := w.Create; c != nil {
-		b.Queue(createPost, c.ID, c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status,
-			c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt).Query(scanPost)
-	}
-	if u := w.Update; u != nil {
-		b.Queue(updatePost, u.Title, u.ReferenceKey, u.PostDate, u.Status, u.SocialAccountTypes, u.Data, u.FirstComment,
-			u.CountedAt, u.ReviewNote, u.Error, u.ID).Query(scanPost)
 	}
 	out.Targets = make([]PublishTarget, len(w.Targets))
 	for i, t := range w.Targets {
@@ -222,5 +282,12 @@ func WritePost(ctx context.Context, db Batcher, w PostWrite) (PostWritten, error
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostWritten{}, changed(fmt.Errorf("store: write post: %w", err))
 	}
+	written := out.Targets[:0]
+	for _, t := range out.Targets {
+		if t.ID != "" {
+			written = append(written, t)
+		}
+	}
+	out.Targets = written
 	return out, nil
 }

@@ -115,6 +115,7 @@ func (q *Queries) LockPostAsRead(ctx context.Context, arg LockPostAsReadParams) 
 }
 
 const readPostEditTargets = `-- name: ReadPostEditTargets :many
+
 SELECT t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at, t.xmin::text AS row_version FROM publish_targets t WHERE t.organization_id = $1 AND t.post_id = $2
 ORDER BY t.kind, t.network
 `
@@ -153,6 +154,11 @@ type ReadPostEditTargetsRow struct {
 	RowVersion       string
 }
 
+// An edit reads the post and its targets without a lock, with their row versions (xmin, which
+// every update of a row changes), and writes them only if those are still the versions: the
+// optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
+// The post (with its team's accounts) is read by store.readPostToEditWithAccounts (post_write.go),
+// as the team of a new post is by readTeamForPostWithAccounts.
 func (q *Queries) ReadPostEditTargets(ctx context.Context, arg ReadPostEditTargetsParams) ([]ReadPostEditTargetsRow, error) {
 	rows, err := q.db.Query(ctx, readPostEditTargets, arg.OrganizationID, arg.PostID)
 	if err != nil {
@@ -253,187 +259,6 @@ func (q *Queries) ReadPostEditUploads(ctx context.Context, arg ReadPostEditUploa
 		return nil, err
 	}
 	return items, nil
-}
-
-const readPostToEdit = `-- name: ReadPostToEdit :many
-
-SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
-FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1 AND p.organization_id = $2
-`
-
-type ReadPostToEditParams struct {
-	ID             string
-	OrganizationID string
-}
-
-type ReadPostToEditRow struct {
-	ID                   string
-	OrganizationID       string
-	TeamID               string
-	CreatedByID          *string
-	Title                string
-	ReferenceKey         *string
-	PostDate             time.Time
-	PostedDate           *time.Time
-	Status               string
-	SocialAccountTypes   []string
-	Data                 []byte
-	FirstComment         []byte
-	Error                *string
-	ReviewNote           *string
-	RetryCount           int32
-	CountedAt            *time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	DeletedAt            *time.Time
-	RowVersion           string
-	OrgShowVerboseErrors bool
-}
-
-// An edit reads the post and its targets without a lock, with their row versions (xmin, which
-// every update of a row changes), and writes them only if those are still the versions: the
-// optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
-// With the organization's showVerboseErrors, which the record needs.
-func (q *Queries) ReadPostToEdit(ctx context.Context, arg ReadPostToEditParams) ([]ReadPostToEditRow, error) {
-	rows, err := q.db.Query(ctx, readPostToEdit, arg.ID, arg.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReadPostToEditRow{}
-	for rows.Next() {
-		var i ReadPostToEditRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.CreatedByID,
-			&i.Title,
-			&i.ReferenceKey,
-			&i.PostDate,
-			&i.PostedDate,
-			&i.Status,
-			&i.SocialAccountTypes,
-			&i.Data,
-			&i.FirstComment,
-			&i.Error,
-			&i.ReviewNote,
-			&i.RetryCount,
-			&i.CountedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-			&i.RowVersion,
-			&i.OrgShowVerboseErrors,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const readPostToEditLocked = `-- name: ReadPostToEditLocked :many
-SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date, p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at, p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
-FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = $1 AND p.organization_id = $2
-FOR UPDATE OF p
-`
-
-type ReadPostToEditLockedParams struct {
-	ID             string
-	OrganizationID string
-}
-
-type ReadPostToEditLockedRow struct {
-	ID                   string
-	OrganizationID       string
-	TeamID               string
-	CreatedByID          *string
-	Title                string
-	ReferenceKey         *string
-	PostDate             time.Time
-	PostedDate           *time.Time
-	Status               string
-	SocialAccountTypes   []string
-	Data                 []byte
-	FirstComment         []byte
-	Error                *string
-	ReviewNote           *string
-	RetryCount           int32
-	CountedAt            *time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	DeletedAt            *time.Time
-	RowVersion           string
-	OrgShowVerboseErrors bool
-}
-
-func (q *Queries) ReadPostToEditLocked(ctx context.Context, arg ReadPostToEditLockedParams) ([]ReadPostToEditLockedRow, error) {
-	rows, err := q.db.Query(ctx, readPostToEditLocked, arg.ID, arg.OrganizationID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ReadPostToEditLockedRow{}
-	for rows.Next() {
-		var i ReadPostToEditLockedRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizationID,
-			&i.TeamID,
-			&i.CreatedByID,
-			&i.Title,
-			&i.ReferenceKey,
-			&i.PostDate,
-			&i.PostedDate,
-			&i.Status,
-			&i.SocialAccountTypes,
-			&i.Data,
-			&i.FirstComment,
-			&i.Error,
-			&i.ReviewNote,
-			&i.RetryCount,
-			&i.CountedAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.DeletedAt,
-			&i.RowVersion,
-			&i.OrgShowVerboseErrors,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const readTeamForPost = `-- name: ReadTeamForPost :one
-SELECT EXISTS (SELECT 1 FROM teams t WHERE t.id = $1 AND t.organization_id = $2 AND t.deleted_at IS NULL) AS team_live,
-       coalesce((SELECT o.show_verbose_errors FROM organizations o WHERE o.id = $2), false) AS show_verbose_errors
-`
-
-type ReadTeamForPostParams struct {
-	TeamID         string
-	OrganizationID string
-}
-
-type ReadTeamForPostRow struct {
-	TeamLive          bool
-	ShowVerboseErrors interface{}
-}
-
-// Whether the team is a live team of the organization, and the organization's showVerboseErrors.
-func (q *Queries) ReadTeamForPost(ctx context.Context, arg ReadTeamForPostParams) (ReadTeamForPostRow, error) {
-	row := q.db.QueryRow(ctx, readTeamForPost, arg.TeamID, arg.OrganizationID)
-	var i ReadTeamForPostRow
-	err := row.Scan(&i.TeamLive, &i.ShowVerboseErrors)
-	return i, err
 }
 
 const replacePostUploadLinks = `-- name: ReplacePostUploadLinks :many

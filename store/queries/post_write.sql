@@ -9,11 +9,6 @@ VALUES (@id, @organization_id, @team_id, sqlc.narg('created_by_id'), @title, sql
     @social_account_types, @data, sqlc.narg('first_comment'), sqlc.narg('counted_at'))
 RETURNING *;
 
--- name: ReadTeamForPost :one
--- Whether the team is a live team of the organization, and the organization's showVerboseErrors.
-SELECT EXISTS (SELECT 1 FROM teams t WHERE t.id = @team_id AND t.organization_id = @organization_id AND t.deleted_at IS NULL) AS team_live,
-       coalesce((SELECT o.show_verbose_errors FROM organizations o WHERE o.id = @organization_id), false) AS show_verbose_errors;
-
 -- name: ReplacePostUploadLinks :many
 -- Makes the post's live links exactly upload_ids (others soft-deleted), answering them for the record.
 WITH gone AS (
@@ -35,16 +30,8 @@ SELECT * FROM uploads u WHERE u.organization_id = @organization_id AND u.deleted
 -- An edit reads the post and its targets without a lock, with their row versions (xmin, which
 -- every update of a row changes), and writes them only if those are still the versions: the
 -- optimistic check below begins the edit's write batch. Its last try locks the post as it reads.
-
--- name: ReadPostToEdit :many
--- With the organization's showVerboseErrors, which the record needs.
-SELECT p.*, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
-FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = @id AND p.organization_id = @organization_id;
-
--- name: ReadPostToEditLocked :many
-SELECT p.*, p.xmin::text AS row_version, o.show_verbose_errors AS org_show_verbose_errors
-FROM posts p JOIN organizations o ON o.id = p.organization_id WHERE p.id = @id AND p.organization_id = @organization_id
-FOR UPDATE OF p;
+-- The post (with its team's accounts) is read by store.readPostToEditWithAccounts (post_write.go),
+-- as the team of a new post is by readTeamForPostWithAccounts.
 
 -- name: ReadPostEditTargets :many
 SELECT t.*, t.xmin::text AS row_version FROM publish_targets t WHERE t.organization_id = @organization_id AND t.post_id = @post_id
