@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -22,7 +23,10 @@ import (
 // many statements it pipelines) once; and statements (stmts), what PostgreSQL's backends execute.
 type tripCounter struct{ n, stmts atomic.Int64 }
 
-func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	if strings.Contains(d.SQL, "name: TouchAPIKeys ") { // the keys' lastUsedAt, flushed in the background whenever its ticker fires
+		return ctx
+	}
 	c.n.Add(1)
 	c.stmts.Add(1)
 	return ctx
@@ -90,7 +94,6 @@ func TestAPIRoundTrips(t *testing.T) {
 		res, body := do(t, c.method, base+c.path, c.body, "x-api-key", key)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(body))
 	}
-	time.Sleep(1500 * time.Millisecond) // the key's lastUsedAt flush happens now, not in a count
 	for _, c := range calls {
 		trips.n.Store(0)
 		trips.stmts.Store(0)
