@@ -44,3 +44,6 @@ func RawScan(rows pgx.Rows, dst ...any) error {
 	}
 	return r.err
 }
+
+// ReadPostTargetsOfOrgSQL is the targets statement of ReadPosts, for explain_test.go.
+var ReadPostTargetsOfOrgSQL = readPostTargetsOfOrg

@@ -75,10 +75,14 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	if teamID != "" {
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
-	b.Queue(readPostTargets, orgID, idArg).Query(func(rows pgx.Rows) error {
+	b.Queue(readPostTargetsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, 2*len(ids))
-		const accountAt = 15 // the account's first column
+		const accountAt = 15 // the account's first column, its team the next
 		seen := map[string]bool{}
+		teamOf := make(map[string]string, len(out.Posts)) // read by the first statement, whose callback ran
+		for _, p := range out.Posts {
+			teamOf[p.ID] = p.TeamID
+		}
 		r := newRawRow(rows)
 		for r.next() {
 			t := PublishTarget{OrganizationID: orgID}
@@ -98,14 +102,14 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 			r.time(&t.CreatedAt)
 			r.time(&t.UpdatedAt)
 			out.Targets = append(out.Targets, t)
-			// The account (the outer join's side) is decoded the first time it comes only: a page's
-			// targets name the same few.
-			if raw := r.raw(accountAt); !links || raw == nil || seen[string(raw)] {
+			// The account (the outer join's side) is a record's while of the post's team, and is
+			// decoded the first time it comes only: a page's targets name the same few.
+			raw := r.raw(accountAt)
+			if !links || raw == nil || seen[string(raw)] || t.PostID == nil || !r.isString(accountAt+1, teamOf[*t.PostID]) {
 				r.skipN(3 + accountColumns)
 				continue
-			} else {
-				seen[string(raw)] = true
 			}
+			seen[string(raw)] = true
 			a := SocialAccount{OrganizationID: orgID}
 			r.str(&a.ID)
 			r.str(&a.TeamID)

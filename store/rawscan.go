@@ -316,3 +316,12 @@ func (r *rawRow) raw(i int) []byte {
 	}
 	return r.vals[i]
 }
+
+// isString answers whether column i decodes to s (a NULL never does).
+func (r *rawRow) isString(i int, s string) bool {
+	if i >= len(r.vals) {
+		return false
+	}
+	got, ok := decodeString(r.vals[i], &r.fds[i])
+	return ok && got == s
+}
