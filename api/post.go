@@ -40,7 +40,7 @@ func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGet
 	if err != nil {
 		return nil, err
 	}
-	out, data, err := toPostStored(*post)
+	out, data, err := toPostStored(*post, nil)
 	return postGetJSON{out, data}, err
 }
 
@@ -76,8 +76,9 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 		return nil, err
 	}
 	items, data := make([]Post, 0, len(posts)), make([][]byte, 0, len(posts))
+	var memo recordMemo
 	for _, p := range posts {
-		o, d, err := toPostStored(p)
+		o, d, err := toPostStored(p, &memo)
 		if err != nil {
 			return nil, err
 		}
@@ -87,9 +88,9 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 }
 
 // toPostStored is toPost for a post read with its data as stored (GetPostStored, ListPostsStored):
-// the record without data, and data's JSON (dataJSON).
-func toPostStored(p app.Post) (Post, []byte, error) {
-	out, err := toPostFields(p)
+// the record without data, and data's JSON (dataJSON). memo, when set, is the answer's (a list's posts share it).
+func toPostStored(p app.Post, memo *recordMemo) (Post, []byte, error) {
+	out, err := toPostFields(p, memo)
 	if err != nil {
 		return out, nil, err
 	}

@@ -160,8 +160,15 @@ func (e *postEncoder) post(p *Post, data []byte) (err error) {
 				b = e.time(append(b, `{"createdAt":`...), l.CreatedAt)
 				b = e.time(append(b, `,"deletedAt":`...), l.DeletedAt)
 				b = appendString(append(b, `,"postId":`...), l.PostId)
-				if b, err = appendOnce(append(b, `,"socialAccount":`...), &e.accounts, l.SocialAccountId, &l.SocialAccount); err != nil {
-					return err
+				b = append(b, `,"socialAccount":`...)
+				if j, ok := e.accounts[l.SocialAccountId]; ok {
+					b = append(b, j...)
+				} else {
+					start := len(b)
+					if b, err = e.socialAccount(b, &l.SocialAccount); err != nil {
+						return err
+					}
+					e.accounts = remember(e.accounts, l.SocialAccountId, b[start:len(b):len(b)])
 				}
 				b = appendString(append(b, `,"socialAccountId":`...), l.SocialAccountId)
 				b = append(e.time(append(b, `,"updatedAt":`...), l.UpdatedAt), '}')
@@ -188,8 +195,15 @@ func (e *postEncoder) post(p *Post, data []byte) (err error) {
 				b = e.time(append(b, `,"deletedAt":`...), l.DeletedAt)
 				b = appendString(append(b, `,"postId":`...), l.PostId)
 				b = e.time(append(b, `,"updatedAt":`...), l.UpdatedAt)
-				if b, err = appendOnce(append(b, `,"upload":`...), &e.uploads, l.UploadId, &l.Upload); err != nil {
-					return err
+				b = append(b, `,"upload":`...)
+				if j, ok := e.uploads[l.UploadId]; ok {
+					b = append(b, j...)
+				} else {
+					start := len(b)
+					if b, err = e.upload(b, &l.Upload); err != nil {
+						return err
+					}
+					e.uploads = remember(e.uploads, l.UploadId, b[start:len(b):len(b)])
 				}
 				b = append(appendString(append(b, `,"uploadId":`...), l.UploadId), '}')
 			}
@@ -200,20 +214,14 @@ func (e *postEncoder) post(p *Post, data []byte) (err error) {
 	return e.err
 }
 
-// appendOnce appends v's JSON, encoded the first time its id is met in the answer.
-func appendOnce(b []byte, seen *map[string][]byte, id string, v any) ([]byte, error) {
-	if j, ok := (*seen)[id]; ok {
-		return append(b, j...), nil
+// remember keeps a record's JSON by id, for the next post of the answer that shows it: a slice of
+// the answer's buffer, whose written bytes appending never changes.
+func remember(m map[string][]byte, id string, j []byte) map[string][]byte {
+	if m == nil {
+		m = map[string][]byte{}
 	}
-	j, err := json.Marshal(v)
-	if err != nil {
-		return b, err
-	}
-	if *seen == nil {
-		*seen = map[string][]byte{}
-	}
-	(*seen)[id] = j
-	return append(b, j...), nil
+	m[id] = j
+	return m
 }
 
 func appendMarshal(b []byte, v any) ([]byte, error) {

@@ -16,7 +16,7 @@ import (
 // the whole record (issue 15: that was most of GET post list's CPU). The answer is byte-identical to
 // the round trip's (TestToPostMatchesJSONRoundTrip).
 func toPost(p app.Post) (Post, error) {
-	out, err := toPostFields(p)
+	out, err := toPostFields(p, nil)
 	if err != nil {
 		return out, err
 	}
@@ -31,7 +31,7 @@ func toPost(p app.Post) (Post, error) {
 }
 
 // toPostFields is toPost but data.
-func toPostFields(p app.Post) (Post, error) {
+func toPostFields(p app.Post, memo *recordMemo) (Post, error) {
 	created, updated := p.CreatedAt, p.UpdatedAt
 	out := Post{Id: p.ID, TeamId: p.TeamID, OrganizationId: p.OrganizationID, Title: p.Title, ReferenceKey: p.ReferenceKey,
 		PostDate: p.PostDate, PostedDate: p.PostedDate, Status: PostStatus(p.Status), Error: p.Error,
@@ -61,7 +61,7 @@ func toPostFields(p app.Post) (Post, error) {
 		ups := make([]PostUploadLink, 0, len(p.Uploads))
 		for _, u := range p.Uploads {
 			created, updated := u.CreatedAt, u.UpdatedAt
-			ups = append(ups, PostUploadLink{PostId: u.PostID, UploadId: u.UploadID, CreatedAt: &created, UpdatedAt: &updated, DeletedAt: u.DeletedAt, Upload: toUpload(u.Upload)})
+			ups = append(ups, PostUploadLink{PostId: u.PostID, UploadId: u.UploadID, CreatedAt: &created, UpdatedAt: &updated, DeletedAt: u.DeletedAt, Upload: memo.upload(u.Upload)})
 		}
 		out.Uploads = &ups
 	}
@@ -70,7 +70,7 @@ func toPostFields(p app.Post) (Post, error) {
 		for _, a := range p.SocialAccounts {
 			created, updated := a.CreatedAt, a.UpdatedAt
 			accs = append(accs, PostSocialAccountLink{PostId: a.PostID, SocialAccountId: a.SocialAccountID, CreatedAt: &created, UpdatedAt: &updated,
-				SocialAccount: toSocialAccount(a.SocialAccount)})
+				SocialAccount: memo.account(a.SocialAccount)})
 		}
 		out.SocialAccounts = &accs
 	}
@@ -140,4 +140,41 @@ func networkFields(t reflect.Type) map[app.Network]int {
 	}
 	fieldIndex.Store(t, m)
 	return m
+}
+
+// recordMemo converts each social account and upload of an answer once (a page's posts show the
+// same few, each the same record by id); nil converts every time.
+type recordMemo struct {
+	accounts map[string]SocialAccount
+	uploads  map[string]Upload
+}
+
+func (m *recordMemo) account(a app.SocialAccount) SocialAccount {
+	if m == nil {
+		return toSocialAccount(a)
+	}
+	if v, ok := m.accounts[a.ID]; ok {
+		return v
+	}
+	if m.accounts == nil {
+		m.accounts = map[string]SocialAccount{}
+	}
+	v := toSocialAccount(a)
+	m.accounts[a.ID] = v
+	return v
+}
+
+func (m *recordMemo) upload(u app.Upload) Upload {
+	if m == nil {
+		return toUpload(u)
+	}
+	if v, ok := m.uploads[u.ID]; ok {
+		return v
+	}
+	if m.uploads == nil {
+		m.uploads = map[string]Upload{}
+	}
+	v := toUpload(u)
+	m.uploads[u.ID] = v
+	return v
 }

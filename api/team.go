@@ -40,7 +40,7 @@ func (s *Server) TeamGetTeam(ctx context.Context, req TeamGetTeamRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	return TeamGetTeam200JSONResponse(toTeamDetail(*t)), nil
+	return teamGetJSON{toTeamDetail(*t)}, nil
 }
 
 // TeamUpdateTeam answers PATCH /team/{id}.

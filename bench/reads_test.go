@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
@@ -55,6 +56,60 @@ func BenchmarkReads(b *testing.B) {
 				b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
 			}
 		})
+	}
+}
+
+// BenchmarkReadsVsBare sends the same reads over HTTP (one client, keep-alive, one request at a
+// time) to Crier and to the bare handler (bare_test.go), on the same database, and reports the CPU
+// a request costs on each side: this process's (client, server and handler) and PostgreSQL's
+// backends'. When the machine is saturated, req/s goes as the inverse of that CPU, so the ratio of
+// the two sides' totals foretells BenchmarkAPI's ratio, with less of its sensitivity to whatever
+// else runs (go test ./bench/ -run '^$' -bench ReadsVsBare).
+func BenchmarkReadsVsBare(b *testing.B) {
+	srv := servertest.Start(b, servertest.Options{NoWorkers: true})
+	o := seed(b, srv, 60)
+	pool, err := pgxpool.NewWithConfig(context.Background(), srv.Pool.Config().Copy())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(pool.Close)
+	sides := []struct{ name, base string }{{"crier", srv.URL}, {"bare", startBare(b, pool)}}
+	c := Client()
+	for _, call := range []struct{ name, path string }{
+		{"post", "/api/v1/post/" + o.posts[0]},
+		{"list20", "/api/v1/post?teamId=" + o.team + "&limit=20"},
+		{"team", "/api/v1/team/" + o.team},
+	} {
+		for _, side := range sides {
+			b.Run(call.name+"/"+side.name, func(b *testing.B) {
+				do := func() {
+					req, err := o.request(side.base, http.MethodGet, call.path, "")
+					if err != nil {
+						b.Fatal(err)
+					}
+					res, err := c.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					_, _ = io.Copy(io.Discard, res.Body)
+					_ = res.Body.Close()
+					if res.StatusCode != http.StatusOK {
+						b.Fatalf("%s %s: %d", side.name, call.path, res.StatusCode)
+					}
+				}
+				do() // the connections and their prepared statements
+				goCPU, pgCPU := selfCPU(), backendsCPU(srv.Pool)
+				n := 0
+				for b.Loop() {
+					do()
+					n++
+				}
+				b.ReportMetric(float64(selfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
+				if pg := backendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
+					b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
+				}
+			})
+		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -37,7 +38,24 @@ type Disk struct {
 	// MaxPut caps the body of one signed PUT (a whole object or a part).
 	MaxPut int64
 	now    func() time.Time
+	gets   getMemo
 }
+
+// getMemo keeps signed GET URLs by key and expiry: a URL is a function of the two, and the
+// expiry is rounded to the minute, so the reads that show the same uploads again and again sign
+// each once a minute, not per read (issue 15: signing was a fifth of GET post's allocations).
+// Entries of past minutes are never answered again; the table starts over when full.
+type getMemo struct {
+	sync.Mutex
+	urls map[getKey]string
+}
+
+type getKey struct {
+	key string
+	exp int64
+}
+
+const getMemoMax = 4096
 
 // NewDisk builds the disk backend rooted at dir (created if missing). Its URLs start with
 // baseURL + FilesPrefix and are signed with a key derived from secret.
@@ -216,6 +234,14 @@ func (d *Disk) signedURL(op, key, uploadID string, part int, ttl time.Duration) 
 	}
 	// Expiry rounded up to the minute: URLs signed within the same minute are equal (caches).
 	exp := d.now().Add(ttl).Truncate(time.Minute).Add(time.Minute).Unix()
+	if op == opGet {
+		d.gets.Lock()
+		u, ok := d.gets.urls[getKey{key, exp}]
+		d.gets.Unlock()
+		if ok {
+			return u, nil
+		}
+	}
 	q := url.Values{}
 	if op == opPart {
 		q.Set("uploadId", uploadID)
@@ -223,7 +249,16 @@ func (d *Disk) signedURL(op, key, uploadID string, part int, ttl time.Duration) 
 	}
 	q.Set("expires", strconv.FormatInt(exp, 10))
 	q.Set("signature", d.sign(op, key, uploadID, part, exp))
-	return d.baseURL + FilesPrefix + (&url.URL{Path: key}).EscapedPath() + "?" + q.Encode(), nil
+	u := d.baseURL + FilesPrefix + (&url.URL{Path: key}).EscapedPath() + "?" + q.Encode()
+	if op == opGet {
+		d.gets.Lock()
+		if d.gets.urls == nil || len(d.gets.urls) >= getMemoMax {
+			d.gets.urls = map[getKey]string{}
+		}
+		d.gets.urls[getKey{key, exp}] = u
+		d.gets.Unlock()
+	}
+	return u, nil
 }
 
 // PresignPut implements Storage.

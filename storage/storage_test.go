@@ -184,3 +184,37 @@ func TestDiskSignedURLsExpireAndKeysAreChecked(t *testing.T) {
 	_, err = d.PresignPut(context.Background(), "../etc/passwd", time.Hour)
 	require.Error(t, err)
 }
+
+// A signed GET URL is answered from the minute's table after the first time: the same URL a
+// fresh signing writes (another Disk with the same secret), for each key and expiry.
+func TestDiskSignedGetURLsKeptForTheMinute(t *testing.T) {
+	t.Parallel()
+	dir, secret := t.TempDir(), []byte("0123456789abcdef0123456789abcdef")
+	warm, err := storage.NewDisk(dir, "http://x.test", secret)
+	require.NoError(t, err)
+	ctx := context.Background()
+	for attempt := 0; ; attempt++ {
+		fresh, err := storage.NewDisk(dir, "http://x.test", secret)
+		require.NoError(t, err)
+		same := true
+		for _, c := range []struct {
+			key string
+			ttl time.Duration
+		}{{"o/a.png", time.Hour}, {"o/a.png", 2 * time.Hour}, {"o/b c.png", time.Hour}, {"o/a.png", time.Hour}} {
+			a, err := warm.PresignGet(ctx, c.key, c.ttl)
+			require.NoError(t, err)
+			b, err := fresh.PresignGet(ctx, c.key, c.ttl)
+			require.NoError(t, err)
+			same = same && a == b
+		}
+		if same {
+			break
+		}
+		require.Less(t, attempt, 3, "a minute turned between the two signings, three times")
+	}
+	u1, err := warm.PresignGet(ctx, "o/a.png", time.Hour)
+	require.NoError(t, err)
+	u2, err := warm.PresignGet(ctx, "o/a.png", 3*time.Hour)
+	require.NoError(t, err)
+	require.NotEqual(t, u1, u2, "another expiry, another URL")
+}

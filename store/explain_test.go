@@ -58,6 +58,7 @@ ANALYZE;`)
 		{"ReadTeamLive", store.ReadTeamLiveSQL, []any{team, org}},
 		{"ReadPostTargets", store.ReadPostTargetsSQL, []any{org, posts}},
 		{"ReadPostUploadLinks", store.ReadPostUploadLinksSQL, []any{org, posts}},
+		{"ReadPostTargetsOfOrg", store.ReadPostTargetsOfOrgSQL, []any{org, posts}},
 		{"ReadTeamRecord", store.ReadTeamRecordSQL, []any{team, org}},
 		{"ReadTeamAccounts", store.ReadTeamAccountsSQL, []any{org, team}},
 		{"ReadPostForUpdate", store.ReadPostForUpdateSQL, []any{post, org}},

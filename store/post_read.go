@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
@@ -45,16 +44,30 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
 	b.Queue(readPostsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Posts = make([]Post, 0, len(ids))
-		for rows.Next() {
+		r := newRawRow(rows)
+		for r.next() {
 			var p Post
-			if err := rows.Scan(&p.ID, &p.OrganizationID, &p.TeamID, &p.Title, &p.ReferenceKey, &p.PostDate, &p.PostedDate, &p.Status,
-				&p.SocialAccountTypes, &p.Data, &p.FirstComment, &p.Error, &p.ReviewNote, &p.RetryCount, &p.CreatedAt, &p.UpdatedAt,
-				&p.DeletedAt, &out.ShowVerboseErrors); err != nil {
-				return err
-			}
+			r.str(&p.ID)
+			r.str(&p.OrganizationID)
+			r.str(&p.TeamID)
+			r.str(&p.Title)
+			r.strPtr(&p.ReferenceKey)
+			r.time(&p.PostDate)
+			r.timePtr(&p.PostedDate)
+			r.str(&p.Status)
+			r.strs(&p.SocialAccountTypes)
+			r.json(&p.Data)
+			r.json(&p.FirstComment)
+			r.strPtr(&p.Error)
+			r.strPtr(&p.ReviewNote)
+			r.int32(&p.RetryCount)
+			r.time(&p.CreatedAt)
+			r.time(&p.UpdatedAt)
+			r.timePtr(&p.DeletedAt)
+			r.boolean(&out.ShowVerboseErrors)
 			out.Posts = append(out.Posts, p)
 		}
-		return rows.Err()
+		return r.Err()
 	})
 	if len(ids) == 0 {
 		b.Queue(readOrgShowVerboseErrors, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.ShowVerboseErrors) })
@@ -62,63 +75,82 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	if teamID != "" {
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
-	b.Queue(readPostTargets, orgID, idArg).Query(func(rows pgx.Rows) error {
+	b.Queue(readPostTargetsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, 2*len(ids))
-		var t PublishTarget
-		var a SocialAccount
-		// The account's side of the outer join: its columns that are never null when it is there.
-		var accountID, teamID, accountType, messaging *string
-		var accountCreated, accountUpdated *time.Time
-		dest := []any{&t.ID, &t.Kind, &t.PostID, &t.Network, &t.SocialAccountID, &t.Status, &t.Attempts, &t.NextAttemptAt,
-			&t.ExternalID, &t.Permalink, &t.Error, &t.ErrorVerbose, &t.PostedAt, &t.CreatedAt, &t.UpdatedAt,
-			&accountID, &teamID, &accountType, &a.Username, &a.DisplayName, &a.Bio, &a.AvatarUrl,
-			&a.ExternalID, &a.ProviderPageID, &a.UserUsername, &a.UserDisplayName, &a.UserEmail, &a.UserID, &a.Channels,
-			&a.MastodonServerID, &a.InstagramConnectionMethod, &a.TwitterSubType, &a.IsTiktokBusinessAccount,
-			&a.DisconnectedCheckTryAt, &a.DeleteOn, &messaging, &a.MessagingStatusUpdatedAt, &a.MessagingLastError,
-			&a.ReconnectRequiredAt, &a.LastError, &accountCreated, &accountUpdated}
-		const accountAt = 15 // the account's first column
-		accountDest := append([]any(nil), dest[accountAt:]...)
+		const accountAt = 15 // the account's first column, its team the next
 		seen := map[string]bool{}
-		for rows.Next() {
-			// Fresh values every row (a scan may reuse a []byte it finds), and an account's columns
-			// decoded only the first time it comes: a page's targets name the same few (nil skips).
-			t, a = PublishTarget{OrganizationID: orgID}, SocialAccount{}
-			raw := rows.RawValues()[accountAt]
-			fresh := links && raw != nil && !seen[string(raw)]
-			for i := range accountDest {
-				dest[accountAt+i] = nil
-				if fresh {
-					dest[accountAt+i] = accountDest[i]
-				}
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			out.Targets = append(out.Targets, t)
-			if fresh {
-				seen[string(raw)] = true
-				a.ID, a.OrganizationID, a.TeamID, a.Type, a.MessagingStatus = *accountID, orgID, *teamID, *accountType, *messaging
-				a.CreatedAt, a.UpdatedAt = *accountCreated, *accountUpdated
-				out.Accounts = append(out.Accounts, a)
-			}
+		teamOf := make(map[string]string, len(out.Posts)) // read by the first statement, whose callback ran
+		for _, p := range out.Posts {
+			teamOf[p.ID] = p.TeamID
 		}
-		return rows.Err()
+		r := newRawRow(rows)
+		for r.next() {
+			t := PublishTarget{OrganizationID: orgID}
+			r.str(&t.ID)
+			r.str(&t.Kind)
+			r.strPtr(&t.PostID)
+			r.str(&t.Network)
+			r.strPtr(&t.SocialAccountID)
+			r.str(&t.Status)
+			r.int32(&t.Attempts)
+			r.timePtr(&t.NextAttemptAt)
+			r.strPtr(&t.ExternalID)
+			r.strPtr(&t.Permalink)
+			r.strPtr(&t.Error)
+			r.json(&t.ErrorVerbose)
+			r.timePtr(&t.PostedAt)
+			r.time(&t.CreatedAt)
+			r.time(&t.UpdatedAt)
+			out.Targets = append(out.Targets, t)
+			// The account (the outer join's side) is a record's while of the post's team, and is
+			// decoded the first time it comes only: a page's targets name the same few.
+			raw := r.raw(accountAt)
+			if !links || raw == nil || seen[string(raw)] || t.PostID == nil || !r.isString(accountAt+1, teamOf[*t.PostID]) {
+				r.skipN(3 + accountColumns)
+				continue
+			}
+			seen[string(raw)] = true
+			a := SocialAccount{OrganizationID: orgID}
+			r.str(&a.ID)
+			r.str(&a.TeamID)
+			r.str(&a.Type)
+			r.account(&a)
+			out.Accounts = append(out.Accounts, a)
+		}
+		return r.Err()
 	})
 	if links {
 		b.Queue(readPostUploadLinks, orgID, idArg).Query(func(rows pgx.Rows) error {
 			out.UploadLinks, out.Uploads = make([]PostUpload, 0, len(ids)), make([]Upload, 0, len(ids))
-			for rows.Next() {
+			r := newRawRow(rows)
+			for r.next() {
 				var l PostUpload
 				var u Upload
-				if err := rows.Scan(&l.PostID, &l.UploadID, &l.CreatedAt, &l.UpdatedAt, &l.DeletedAt,
-					&u.OrganizationID, &u.TeamID, &u.Type, &u.Name, &u.Mime, &u.Ext, &u.Path, &u.ThumbnailPath, &u.IconPath,
-					&u.ExternalLink, &u.Width, &u.Height, &u.FileSize, &u.VideoLength, &u.CreatedAt, &u.UpdatedAt); err != nil {
-					return err
-				}
+				r.str(&l.PostID)
+				r.str(&l.UploadID)
+				r.time(&l.CreatedAt)
+				r.time(&l.UpdatedAt)
+				r.timePtr(&l.DeletedAt)
+				r.str(&u.OrganizationID)
+				r.strPtr(&u.TeamID)
+				r.str(&u.Type)
+				r.strPtr(&u.Name)
+				r.str(&u.Mime)
+				r.str(&u.Ext)
+				r.str(&u.Path)
+				r.strPtr(&u.ThumbnailPath)
+				r.strPtr(&u.IconPath)
+				r.strPtr(&u.ExternalLink)
+				r.pgInt4(&u.Width)
+				r.pgInt4(&u.Height)
+				r.int64(&u.FileSize)
+				r.pgFloat8(&u.VideoLength)
+				r.time(&u.CreatedAt)
+				r.time(&u.UpdatedAt)
 				u.ID = l.UploadID // live uploads only: DeletedAt stays nil
 				out.UploadLinks, out.Uploads = append(out.UploadLinks, l), append(out.Uploads, u)
 			}
-			return rows.Err()
+			return r.Err()
 		})
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
@@ -168,44 +200,74 @@ func ReadTeam(ctx context.Context, db DBTX, orgID, teamID string) (TeamReads, er
 		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
+	r := newRawRow(rows)
+	for r.next() {
 		var t Team
-		var o Organization
-		var u User
-		var a SocialAccount
-		// The nullable sides of the outer joins: the creator and the account.
-		var userID, email, accountID, accountType, messaging *string
-		var userCreated, userUpdated, accountCreated, accountUpdated *time.Time
-		if err := rows.Scan(&t.ID, &t.OrganizationID, &t.CreatedByID, &t.Name, &t.AvatarUrl, &t.CreatedAt, &t.UpdatedAt, &t.DeletedAt,
-			&o.ID, &o.CreatedByID, &o.Name, &o.AvatarUrl, &o.Ref, &o.Plan, &o.ApiAccess, &o.Suspended, &o.AnalyticsDisabled,
-			&o.AnalyticsPostsDisabled, &o.UploadsCompressionEnabled, &o.ShowVerboseErrors, &o.DisconnectCheckEnabled,
-			&o.DeleteAccountAfter, &o.PortalBrandName, &o.PortalLogoUrl, &o.PortalAccentColor, &o.CreatedAt, &o.UpdatedAt, &o.DeletedAt,
-			&userID, &email, &u.FirstName, &u.LastName, &u.AvatarUrl, &u.Timezone, &u.EmailVerifiedAt, &u.OnboardedAt,
-			&userCreated, &userUpdated, &u.DeletedAt,
-			&accountID, &accountType, &a.Username, &a.DisplayName, &a.Bio, &a.AvatarUrl, &a.ExternalID, &a.ProviderPageID,
-			&a.UserUsername, &a.UserDisplayName, &a.UserEmail, &a.UserID, &a.Channels, &a.MastodonServerID,
-			&a.InstagramConnectionMethod, &a.TwitterSubType, &a.IsTiktokBusinessAccount, &a.DisconnectedCheckTryAt, &a.DeleteOn,
-			&messaging, &a.MessagingStatusUpdatedAt, &a.MessagingLastError, &a.ReconnectRequiredAt, &a.LastError,
-			&accountCreated, &accountUpdated); err != nil {
-			return TeamReads{}, fmt.Errorf("store: read team: %w", err)
-		}
+		r.str(&t.ID)
+		r.str(&t.OrganizationID)
+		r.str(&t.CreatedByID)
+		r.str(&t.Name)
+		r.strPtr(&t.AvatarUrl)
+		r.time(&t.CreatedAt)
+		r.time(&t.UpdatedAt)
+		r.timePtr(&t.DeletedAt)
 		if out.Team == nil { // the team, organization and creator repeat on every row
 			out.Team = []Team{t}
+			var o Organization
+			r.str(&o.ID)
+			r.str(&o.CreatedByID)
+			r.str(&o.Name)
+			r.strPtr(&o.AvatarUrl)
+			r.strPtr(&o.Ref)
+			r.str(&o.Plan)
+			r.boolean(&o.ApiAccess)
+			r.boolean(&o.Suspended)
+			r.boolean(&o.AnalyticsDisabled)
+			r.boolean(&o.AnalyticsPostsDisabled)
+			r.boolean(&o.UploadsCompressionEnabled)
+			r.boolean(&o.ShowVerboseErrors)
+			r.boolean(&o.DisconnectCheckEnabled)
+			r.int32(&o.DeleteAccountAfter)
+			r.strPtr(&o.PortalBrandName)
+			r.strPtr(&o.PortalLogoUrl)
+			r.strPtr(&o.PortalAccentColor)
+			r.time(&o.CreatedAt)
+			r.time(&o.UpdatedAt)
+			r.timePtr(&o.DeletedAt)
 			if o.DeletedAt == nil {
 				out.Organization = []Organization{o}
 			}
-			if userID != nil {
-				u.ID, u.Email, u.CreatedAt, u.UpdatedAt = *userID, *email, *userCreated, *userUpdated
+			if r.raw(r.col) != nil { // the creator, while not deleted
+				var u User
+				r.str(&u.ID)
+				r.str(&u.Email)
+				r.strPtr(&u.FirstName)
+				r.strPtr(&u.LastName)
+				r.strPtr(&u.AvatarUrl)
+				r.strPtr(&u.Timezone)
+				r.timePtr(&u.EmailVerifiedAt)
+				r.timePtr(&u.OnboardedAt)
+				r.time(&u.CreatedAt)
+				r.time(&u.UpdatedAt)
+				r.timePtr(&u.DeletedAt)
 				out.Creator = []User{u}
+			} else {
+				r.skipN(11)
 			}
+		} else {
+			r.skipN(20 + 11)
 		}
-		if accountID != nil {
-			a.ID, a.OrganizationID, a.TeamID, a.Type, a.MessagingStatus = *accountID, t.OrganizationID, t.ID, *accountType, *messaging
-			a.CreatedAt, a.UpdatedAt = *accountCreated, *accountUpdated
-			out.Accounts = append(out.Accounts, a)
+		if r.raw(r.col) == nil { // no account
+			r.skipN(2 + accountColumns)
+			continue
 		}
+		a := SocialAccount{OrganizationID: t.OrganizationID, TeamID: t.ID}
+		r.str(&a.ID)
+		r.str(&a.Type)
+		r.account(&a)
+		out.Accounts = append(out.Accounts, a)
 	}
-	if err := rows.Err(); err != nil {
+	if err := r.Err(); err != nil {
 		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
 	}
 	return out, nil
