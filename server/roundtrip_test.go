@@ -83,8 +83,8 @@ func TestAPIRoundTrips(t *testing.T) {
 		name, method, path, body string
 		max, stmts               int64
 	}{
-		{"GET post", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 4}, // 3 and the batch's plan_cache_mode
-		{"GET post list", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 2, 6},
+		{"GET post", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 3},
+		{"GET post list", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 2, 5},
 		{"GET team", http.MethodGet, "/api/v1/team/" + team, "", 1, 1},
 		{"POST post (DRAFT)", http.MethodPost, "/api/v1/post", `{"teamId":"` + team + `","title":"T2","postDate":"` + soon(time.Hour) + `","status":"DRAFT",
 			"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"x"}}}`, 2, 2},

@@ -3,14 +3,31 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
-// forceGenericPlans makes the statements after it in its transaction (a batch's) reuse their
-// prepared plans.
-const forceGenericPlans = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true)`
+// One post's read (GET post) selects by `= $2`, not `= ANY($2)`: for an array PostgreSQL prices
+// its generic plan (an array of unknown length) above a custom plan of this one, so once an
+// organization had a few thousand posts it planned both statements anew at every call — about
+// half of its CPU per GET post (TestOnePostReadReusesItsPlans). By equality the prepared plan is
+// used, and it reads by the primary key (or the targets' post key) however the table has grown
+// since it was made. (Forcing generic plans for the arrays was tried: a plan made while a table
+// was small stayed a sequential scan after it grew, 4.6 ms a call.) A page of posts keeps the
+// arrays and their custom plans.
+var (
+	readOnePostOfOrg        = byOneID(readPostsOfOrg, "p.id = ANY($2::uuid[])", "p.id = $2::uuid")
+	readOnePostTargetsOfOrg = byOneID(readPostTargetsOfOrg, "t.post_id = ANY($2::uuid[])", "t.post_id = $2::uuid")
+)
+
+func byOneID(sql, anyOf, one string) string {
+	if strings.Count(sql, anyOf) != 1 {
+		panic("store: " + anyOf + " is not once in " + sql)
+	}
+	return strings.Replace(sql, anyOf, one, 1)
+}
 
 // Batcher sends several statements in one round trip (a pool, a connection or a transaction).
 type Batcher interface {
@@ -40,20 +57,18 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	var out PostReads
 	// The ids go four times to PostgreSQL: encoded once as binary uuids, not parsed from text each
 	// time (one that does not parse is sent as text, for PostgreSQL's own answer to it).
-	var idArg any = ids
+	var idsArg any = ids
+	postsSQL, targetsSQL := readPostsOfOrg, readPostTargetsOfOrg
+	idArg := idsArg // the posts' and targets' statements': the array, or its one id
 	if u, ok := uuids(ids); ok {
-		idArg = u
+		idsArg, idArg = u, u
+		if len(ids) == 1 {
+			postsSQL, targetsSQL, idArg = readOnePostOfOrg, readOnePostTargetsOfOrg, u[0]
+		}
 	}
 	b := &pgx.Batch{}
-	// The batch's statements select by `= ANY(ids)`: for those PostgreSQL prices a generic plan
-	// (an array of unknown length) above a custom one (this array's), so once an organization has
-	// a few thousand posts it planned them anew at every call — 2 of its 3 statements, about half
-	// its CPU per GET post (TestReadPostsReuseTheirPlans). Forced generic for this batch only: a
-	// pipeline to one Sync is one implicit transaction, where a local setting ends (callers pass a
-	// pool or a connection, never a transaction whose later statements it would reach).
-	b.Queue(forceGenericPlans)
 	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
-	b.Queue(readPostsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
+	b.Queue(postsSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Posts = make([]Post, 0, len(ids))
 		r := newRawRow(rows)
 		for r.next() {
@@ -86,7 +101,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	if teamID != "" {
 		b.Queue(readTeamLive, teamID, orgID).QueryRow(func(r pgx.Row) error { return r.Scan(&out.TeamLive) })
 	}
-	b.Queue(readPostTargetsOfOrg, orgID, idArg).Query(func(rows pgx.Rows) error {
+	b.Queue(targetsSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, 2*len(ids))
 		const accountAt = 15 // the account's first column, its team the next
 		seen := map[string]bool{}
@@ -131,7 +146,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return r.Err()
 	})
 	if links {
-		b.Queue(readPostUploadLinks, orgID, idArg).Query(func(rows pgx.Rows) error {
+		b.Queue(readPostUploadLinks, orgID, idsArg).Query(func(rows pgx.Rows) error {
 			out.UploadLinks, out.Uploads = make([]PostUpload, 0, len(ids)), make([]Upload, 0, len(ids))
 			r := newRawRow(rows)
 			for r.next() {
