@@ -47,3 +47,11 @@ func RawScan(rows pgx.Rows, dst ...any) error {
 
 // ReadPostTargetsOfOrgSQL is the targets statement of ReadPosts, for explain_test.go.
 var ReadPostTargetsOfOrgSQL = readPostTargetsOfOrg
+
+// RawRowsErr reads rows to their end as the read path does and answers their error.
+func RawRowsErr(rows pgx.Rows) error {
+	r := newRawRow(rows)
+	for r.next() {
+	}
+	return r.Err()
+}

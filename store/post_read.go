@@ -11,7 +11,7 @@ import (
 
 // One post's read (GET post) selects by `= $2`, not `= ANY($2)`: for an array PostgreSQL prices
 // its generic plan (an array of unknown length) above a custom plan of this one, so once an
-// organization had a few thousand posts it planned both statements anew at every call — about
+// organization had a few thousand posts it planned them anew at every call — about
 // half of its CPU per GET post (TestOnePostReadReusesItsPlans). By equality the prepared plan is
 // used, and it reads by the primary key (or the targets' post key) however the table has grown
 // since it was made. (Forcing generic plans for the arrays was tried: a plan made while a table
@@ -20,6 +20,7 @@ import (
 var (
 	readOnePostOfOrg        = byOneID(readPostsOfOrg, "p.id = ANY($2::uuid[])", "p.id = $2::uuid")
 	readOnePostTargetsOfOrg = byOneID(readPostTargetsOfOrg, "t.post_id = ANY($2::uuid[])", "t.post_id = $2::uuid")
+	readOnePostUploadLinks  = byOneID(readPostUploadLinks, "pu.post_id = ANY($2::uuid[])", "pu.post_id = $2::uuid")
 )
 
 func byOneID(sql, anyOf, one string) string {
@@ -57,13 +58,12 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	var out PostReads
 	// The ids go four times to PostgreSQL: encoded once as binary uuids, not parsed from text each
 	// time (one that does not parse is sent as text, for PostgreSQL's own answer to it).
-	var idsArg any = ids
-	postsSQL, targetsSQL := readPostsOfOrg, readPostTargetsOfOrg
-	idArg := idsArg // the posts' and targets' statements': the array, or its one id
+	var idArg any = ids // the array, or its one id
+	postsSQL, targetsSQL, linksSQL := readPostsOfOrg, readPostTargetsOfOrg, readPostUploadLinks
 	if u, ok := uuids(ids); ok {
-		idsArg, idArg = u, u
+		idArg = u
 		if len(ids) == 1 {
-			postsSQL, targetsSQL, idArg = readOnePostOfOrg, readOnePostTargetsOfOrg, u[0]
+			postsSQL, targetsSQL, linksSQL, idArg = readOnePostOfOrg, readOnePostTargetsOfOrg, readOnePostUploadLinks, u[0]
 		}
 	}
 	b := &pgx.Batch{}
@@ -146,7 +146,7 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return r.Err()
 	})
 	if links {
-		b.Queue(readPostUploadLinks, orgID, idsArg).Query(func(rows pgx.Rows) error {
+		b.Queue(linksSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
 			out.UploadLinks, out.Uploads = make([]PostUpload, 0, len(ids)), make([]Upload, 0, len(ids))
 			r := newRawRow(rows)
 			for r.next() {

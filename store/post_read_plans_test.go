@@ -21,17 +21,21 @@ func TestOnePostReadReusesItsPlans(t *testing.T) {
 	pool, _ := storetest.NewDB(t)
 	ctx := context.Background()
 	const org, team, acc = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-0000000000a1"
+	const upload = "00000000-0000-4000-8000-0000000000f1"
 	const morePosts = `
 INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
   SELECT gen_random_uuid(), '` + org + `', '` + team + `', 'P' || i, now(), 'DRAFT', '{MASTODON}', '{}' FROM generate_series(1, $1::int) i;
 INSERT INTO publish_targets (organization_id, kind, post_id, network, social_account_id, status, payload, attempt_key)
   SELECT '` + org + `', 'POST', p.id, 'MASTODON', '` + acc + `', 'DRAFT', '{}', p.id::text FROM posts p
-  WHERE NOT EXISTS (SELECT FROM publish_targets t WHERE t.post_id = p.id)`
+  WHERE NOT EXISTS (SELECT FROM publish_targets t WHERE t.post_id = p.id);
+INSERT INTO post_uploads (post_id, upload_id)
+  SELECT p.id, '` + upload + `' FROM posts p WHERE NOT EXISTS (SELECT FROM post_uploads pu WHERE pu.post_id = p.id)`
 	_, err := pool.Exec(ctx, `
 INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
 INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
 INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'A');
-INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+`', '`+org+`', '`+team+`', 'MASTODON')`)
+INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+`', '`+org+`', '`+team+`', 'MASTODON');
+INSERT INTO uploads (id, organization_id, type, mime, ext, path, file_size) VALUES ('`+upload+`', '`+org+`', 'image', 'image/png', 'png', 'x.png', 1)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +61,8 @@ INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+
 		t.Helper()
 		for _, id := range ids[from:to] {
 			r, err := store.ReadPosts(ctx, conn, org, []string{id}, true, "")
-			if err != nil || len(r.Posts) != 1 || len(r.Targets) != 1 {
-				t.Fatalf("read %s: %d posts, %d targets, %v", id, len(r.Posts), len(r.Targets), err)
+			if err != nil || len(r.Posts) != 1 || len(r.Targets) != 1 || len(r.UploadLinks) != 1 {
+				t.Fatalf("read %s: %d posts, %d targets, %d upload links, %v", id, len(r.Posts), len(r.Targets), len(r.UploadLinks), err)
 			}
 		}
 	}
@@ -71,15 +75,15 @@ INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+
 		generic, custom int64
 	}
 	prows, err := conn.Query(ctx, `SELECT name, statement, generic_plans, custom_plans FROM pg_prepared_statements
-		WHERE statement LIKE '-- name: ReadPostsOfOrg%' OR statement LIKE '-- name: ReadPostTargetsOfOrg%'`)
+		WHERE statement LIKE '-- name: ReadPostsOfOrg%' OR statement LIKE '-- name: ReadPostTargetsOfOrg%' OR statement LIKE '-- name: ReadPostUploadLinks%'`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stmts, err := pgx.CollectRows(prows, func(r pgx.CollectableRow) (p prepared, err error) {
 		return p, r.Scan(&p.name, &p.sql, &p.generic, &p.custom)
 	})
-	if err != nil || len(stmts) != 2 {
-		t.Fatalf("%d of the read's statements prepared (%v), want 2", len(stmts), err)
+	if err != nil || len(stmts) != 3 {
+		t.Fatalf("%d of the read's statements prepared (%v), want 3", len(stmts), err)
 	}
 	for _, p := range stmts {
 		// PostgreSQL plans a prepared statement's first five runs for their arguments, then
@@ -97,7 +101,7 @@ INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+
 			t.Fatal(err)
 		}
 		plan := strings.Join(lines, "\n")
-		if strings.Contains(plan, "Seq Scan on posts") || strings.Contains(plan, "Seq Scan on publish_targets") {
+		if strings.Contains(plan, "Seq Scan on posts") || strings.Contains(plan, "Seq Scan on publish_targets") || strings.Contains(plan, "Seq Scan on post_uploads") {
 			t.Errorf("%.40q's plan scans a table:\n%s", p.sql, plan)
 		}
 	}

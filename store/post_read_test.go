@@ -74,3 +74,19 @@ INSERT INTO publish_targets (organization_id, kind, post_id, network, social_acc
 		}
 	}
 }
+
+// Rows that failed before any answer (here an argument that does not encode; a canceled context
+// does the same on a connection) have no columns: the read path answers their error.
+func TestRawRowsFailedBeforeAnswer(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	conn, err := pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Release()
+	rows, _ := conn.Query(context.Background(), `SELECT $1::uuid`, struct{}{})
+	if err := store.RawRowsErr(rows); err == nil {
+		t.Fatal("no error")
+	}
+}

@@ -25,7 +25,14 @@ type rawRow struct {
 	err  error
 }
 
-func newRawRow(rows pgx.Rows) *rawRow { return &rawRow{rows: rows, fds: rows.FieldDescriptions()} }
+// newRawRow reads rows; rows that failed before any answer (a canceled context, an argument that
+// did not encode) have no field descriptions to ask for: next answers false, Err their error.
+func newRawRow(rows pgx.Rows) *rawRow {
+	if rows.Err() != nil {
+		return &rawRow{rows: rows}
+	}
+	return &rawRow{rows: rows, fds: rows.FieldDescriptions()}
+}
 
 // next moves to the next row; false at the end or after an error (err, then rows.Err()).
 func (r *rawRow) next() bool {
