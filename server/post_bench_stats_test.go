@@ -1,0 +1,89 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/crier/crier/server/servertest"
+)
+
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// backendsCPU answers the CPU time so far of the bench database's backends (from /proc; a backend
+// that exits between two readings loses its share).
+func backendsCPU(srv *servertest.Server) time.Duration {
+	rows, err := srv.Pool.Query(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+	if err != nil {
+		return 0
+	}
+	defer rows.Close()
+	var total time.Duration
+	for rows.Next() {
+		var pid int
+		if rows.Scan(&pid) != nil {
+			return 0
+		}
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			continue
+		}
+		// utime and stime are fields 14 and 15, in clock ticks (100 a second), after the ")" of the name.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		ut, _ := strconv.Atoi(f[11])
+		st, _ := strconv.Atoi(f[12])
+		total += time.Duration(ut+st) * 10 * time.Millisecond
+	}
+	return total
+}
+
+// benchStats, with CRIER_BENCH_PGSTAT=1, resets pg_stat_statements for the bench's database and
+// answers a func printing its statements by total time: calls per target and mean time show what
+// grows with N (a statement whose mean grows with the burst's size is the super-linear one).
+func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
+	if os.Getenv("CRIER_BENCH_PGSTAT") == "" {
+		return func(int) {}
+	}
+	ctx := context.Background()
+	if _, err := srv.Pool.Exec(ctx, `CREATE EXTENSION IF NOT EXISTS pg_stat_statements`); err != nil {
+		b.Logf("pg_stat_statements: %v", err)
+		return func(int) {}
+	}
+	if _, err := srv.Pool.Exec(ctx, `SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)`); err != nil {
+		b.Fatal(err)
+	}
+	goCPU, pgCPU := selfCPU(), backendsCPU(srv)
+	return func(targets int) {
+		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms\n",
+			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets))
+		rows, err := srv.Pool.Query(ctx, `SELECT calls, total_exec_time, mean_exec_time, rows, regexp_replace(query, '\s+', ' ', 'g')
+			FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+			ORDER BY total_exec_time DESC LIMIT 30`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer rows.Close()
+		fmt.Printf("\n| calls/target | total ms | mean ms | rows | query |\n|---|---|---|---|---|\n")
+		var calls, nrows int64
+		var total, mean float64
+		var q string
+		for rows.Next() {
+			if err := rows.Scan(&calls, &total, &mean, &nrows, &q); err != nil {
+				b.Fatal(err)
+			}
+			if len(q) > 160 {
+				q = q[:160]
+			}
+			fmt.Printf("| %.2f | %.0f | %.3f | %d | %s |\n", float64(calls)/float64(targets), total, mean, nrows, strings.ReplaceAll(q, "|", "/"))
+		}
+	}
+}
