@@ -99,6 +99,12 @@ func (c *Client) Do(ctx context.Context, r Request, out any) error {
 // error, the response comes with the classified error (Bluesky's 409 carries a job id); it is nil
 // when no answer came.
 func (c *Client) Send(ctx context.Context, r Request, out any) (*Response, error) {
+	if err := app.BeforeCall(ctx); err != nil { // the attempt's pending checkpoints, durable before the call
+		if rc, ok := r.Body.(io.Closer); ok {
+			_ = rc.Close()
+		}
+		return nil, fmt.Errorf("%s: %w", c.Network, err)
+	}
 	body, ctype := r.Body, r.ContentType
 	switch {
 	case r.JSON != nil:
