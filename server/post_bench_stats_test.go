@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -12,6 +13,29 @@ import (
 
 	"github.com/crier/crier/server/servertest"
 )
+
+// serverSockets counts the machine's TCP sockets (open or in TIME_WAIT, which a closed one stays in
+// for a minute) whose remote port is port (hex in /proc/net/tcp): the clients' ends of the
+// connections to the server lately, the adapters' calls to the in-process sandbox among them.
+func serverSockets(port string) int {
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		return 0
+	}
+	suffix := fmt.Sprintf(":%04X", p)
+	n := 0
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) > 3 && strings.HasSuffix(f[2], suffix) {
+			n++
+		}
+	}
+	return n
+}
 
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
@@ -61,10 +85,22 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 	if _, err := srv.Pool.Exec(ctx, `SELECT pg_stat_statements_reset(0, (SELECT oid FROM pg_database WHERE datname = current_database()), 0)`); err != nil {
 		b.Fatal(err)
 	}
-	goCPU, pgCPU := selfCPU(), backendsCPU(srv)
+	if path := os.Getenv("CRIER_BENCH_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+	}
+	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
+	goCPU, pgCPU, socks := selfCPU(), backendsCPU(srv), serverSockets(port)
 	return func(targets int) {
-		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms\n",
-			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets))
+		pprof.StopCPUProfile()
+		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms; connections to the server (the sandbox's calls) per target %.2f\n",
+			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets),
+			float64(serverSockets(port)-socks)/float64(targets))
 		rows, err := srv.Pool.Query(ctx, `SELECT calls, total_exec_time, mean_exec_time, rows, regexp_replace(query, '\s+', ' ', 'g')
 			FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 			ORDER BY total_exec_time DESC LIMIT 30`)
