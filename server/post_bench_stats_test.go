@@ -37,6 +37,18 @@ func serverSockets(port string) int {
 	return n
 }
 
+// twinCalls is how many calls the sandbox networks received so far (each keeps its last
+// sandbox.MaxCalls: exact up to that many per network).
+func twinCalls(srv *servertest.Server) int {
+	n := 0
+	if srv.Sandbox != nil {
+		for _, s := range srv.Sandbox.Summaries() {
+			n += s.Calls
+		}
+	}
+	return n
+}
+
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -95,12 +107,14 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 		}
 	}
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
-	goCPU, pgCPU, socks := selfCPU(), backendsCPU(srv), serverSockets(port)
+	goCPU, pgCPU, socks, twin := selfCPU(), backendsCPU(srv), serverSockets(port), twinCalls(srv)
 	return func(targets int) {
 		pprof.StopCPUProfile()
 		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms; connections to the server (the sandbox's calls) per target %.2f\n",
 			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets),
 			float64(serverSockets(port)-socks)/float64(targets))
+		fmt.Printf("sandbox calls per target %.2f (profile with CRIER_BENCH_CPUPROFILE: the twins' share is net/http.(*conn).serve's)\n",
+			float64(twinCalls(srv)-twin)/float64(targets))
 		rows, err := srv.Pool.Query(ctx, `SELECT calls, total_exec_time, mean_exec_time, rows, regexp_replace(query, '\s+', ' ', 'g')
 			FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 			ORDER BY total_exec_time DESC LIMIT 30`)
