@@ -37,6 +37,14 @@ func serverSockets(port string) int {
 	return n
 }
 
+// xactCommits is the bench database's count of committed transactions so far (pg_stat_database).
+func xactCommits(srv *servertest.Server) int64 {
+	var n int64
+	_ = srv.Pool.QueryRow(context.Background(), `SELECT pg_stat_force_next_flush()`).Scan(new(any))
+	_ = srv.Pool.QueryRow(context.Background(), `SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()`).Scan(&n)
+	return n
+}
+
 // twinCalls is how many calls the sandbox networks received so far (each keeps its last
 // sandbox.MaxCalls: exact up to that many per network).
 func twinCalls(srv *servertest.Server) int {
@@ -107,12 +115,14 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 		}
 	}
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
-	goCPU, pgCPU, socks, twin := selfCPU(), backendsCPU(srv), serverSockets(port), twinCalls(srv)
+	goCPU, pgCPU, socks, twin, commits := selfCPU(), backendsCPU(srv), serverSockets(port), twinCalls(srv), xactCommits(srv)
 	return func(targets int) {
 		pprof.StopCPUProfile()
 		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms; connections to the server (the sandbox's calls) per target %.2f\n",
 			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets),
 			float64(serverSockets(port)-socks)/float64(targets))
+		time.Sleep(time.Second) // the backends report their transactions at most once a second
+		fmt.Printf("commits per target %.2f\n", float64(xactCommits(srv)-commits)/float64(targets))
 		fmt.Printf("sandbox calls per target %.2f (profile with CRIER_BENCH_CPUPROFILE: the twins' share is net/http.(*conn).serve's)\n",
 			float64(twinCalls(srv)-twin)/float64(targets))
 		rows, err := srv.Pool.Query(ctx, `SELECT calls, total_exec_time, mean_exec_time, rows, regexp_replace(query, '\s+', ' ', 'g')
