@@ -33,16 +33,7 @@ import (
 func PromoteDueJobs(ctx context.Context, db DBTX, queue string, limit int) (int64, *time.Time, error) {
 	var promoted, notified int64
 	var next *time.Time
-	err := db.QueryRow(ctx, promoteDueJobs, queue, limit).Scan(&promoted, &notified, &next)
-	if err != nil {
-		return 0, nil, fmt.Errorf("store: promote due jobs: %w", err)
-	}
-	return promoted, next, nil
-}
-
-// promoteDueJobs is PromoteDueJobs's statement; its look-ahead (the last column) reads the
-// river_job_next_due index (migration 015): one entry, however many jobs wait.
-const promoteDueJobs = `WITH due AS (
+	err := db.QueryRow(ctx, `WITH due AS (
 			SELECT id FROM river_job
 			WHERE state IN ('scheduled', 'retryable') AND queue = $1 AND scheduled_at <= now()
 			ORDER BY scheduled_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -54,4 +45,10 @@ const promoteDueJobs = `WITH due AS (
 				OR EXISTS (SELECT 1 FROM river_job WHERE state = 'available' AND queue = $1 AND scheduled_at <= now())
 		)
 		SELECT (SELECT count(*) FROM promoted), (SELECT count(*) FROM notified),
-			(SELECT min(scheduled_at) FROM river_job WHERE state IN ('scheduled', 'retryable', 'available') AND queue = $1 AND scheduled_at > now())`
+			(SELECT min(scheduled_at) FROM river_job WHERE state IN ('scheduled', 'retryable', 'available') AND queue = $1 AND scheduled_at > now())`,
+		queue, limit).Scan(&promoted, &notified, &next)
+	if err != nil {
+		return 0, nil, fmt.Errorf("store: promote due jobs: %w", err)
+	}
+	return promoted, next, nil
+}
