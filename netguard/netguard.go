@@ -151,6 +151,7 @@ func Client(o Options) *http.Client {
 		DialContext:           dialer.DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          20,
+		MaxIdleConnsPerHost:   20, // one host called by many workers at once (webhooks, a Mastodon server) keeps its connections (the default is 2)
 		IdleConnTimeout:       60 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: 20 * time.Second,

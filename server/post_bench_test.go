@@ -299,9 +299,11 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	go jobs.PromoteDue(wctx, srv.Pool, nil)
 	require.NoError(b, client.Start(ctx))
 	targets := cfg.posts * cfg.fanout
+	printStats := benchStats(b, srv)
 	b.StartTimer()
 	waitPosted(b, srv, targets, lead+15*time.Minute)
 	b.StopTimer()
+	printStats(targets)
 	var last time.Time
 	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last))
 	burst := lateness(b, srv, "Burst")

@@ -71,14 +71,14 @@ func userFacing(err error, class app.ErrorClass) string {
 // recordPostPosted is tx2 for a post's target published: one round trip locks the post, records the
 // target POSTED and reads the post's targets, then the first comments and the post move along. The
 // job is left to River's batch completer (PublishTarget says why).
-func (s *Service) recordPostPosted(ctx context.Context, tx pgx.Tx, t0 store.PublishTarget, pub *app.Published, orphan **store.PublishTarget) error {
+func (s *Service) recordPostPosted(ctx context.Context, tx pgx.Tx, t0 store.PublishTarget, pub *app.Published, cp *store.SaveCheckpointsParams, orphan **store.PublishTarget) error {
 	now := s.now().UTC()
 	var extra []byte
 	if len(pub.Extra) > 0 {
 		extra, _ = json.Marshal(pub.Extra)
 	}
 	rows, err := s.q.PostTargetPostedAfterLock(ctx, tx, store.PostTargetPostedParams{PostID: *t0.PostID, ID: t0.ID, ExternalID: &pub.ExternalID,
-		Permalink: nonEmpty(pub.Permalink), Extra: extra, PostedAt: &now})
+		Permalink: nonEmpty(pub.Permalink), Extra: extra, PostedAt: &now}, cp)
 	if err != nil {
 		return fmt.Errorf("app: publish outcome: %w", err)
 	}
@@ -118,6 +118,11 @@ func (s *Service) recordOutcome(ctx context.Context, tx pgx.Tx, at *attempt, pub
 	owner, err := s.lockOwner(ctx, q, t0) // the outcome's UPDATE then locks the target
 	if err != nil {
 		return err
+	}
+	if cp := at.pending.params(); cp != nil { // the checkpoints no network call followed
+		if _, err := q.SaveCheckpoints(ctx, *cp); err != nil {
+			return fmt.Errorf("app: publish outcome: checkpoint: %w", err)
+		}
 	}
 	n := app.Network(t0.Network)
 	now := s.now().UTC()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -26,7 +27,9 @@ import (
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
 //	     PROCESSING; commit.
 //	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
-//	     of it (publish_lease.go); Checkpoint persists each durable step in its own statement. A
+//	     of it (publish_lease.go); Checkpoint keeps each durable step pending until the adapter's
+//	     next network call, which writes the pending ones in one statement first (app.BeforeCall),
+//	     or until tx2, which writes those no call followed. A
 //	     cancelled context (shutdown, kill) writes nothing: the attempt stays open and River's
 //	     retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
@@ -51,6 +54,51 @@ type attempt struct {
 	reconcile bool
 	startedAt time.Time
 	settled   app.PostStatus // the target's status once the outcome is recorded (for the Observer)
+	pending   pendingCheckpoints
+}
+
+// pendingCheckpoints are an attempt's checkpoints not yet written (app.BeforeCall says when they are).
+type pendingCheckpoints struct {
+	mu         sync.Mutex // an adapter may checkpoint and call from several goroutines
+	target     string
+	keys, vals []string
+}
+
+func (p *pendingCheckpoints) add(key, value string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, k := range p.keys {
+		if k == key {
+			p.vals[i] = value
+			return
+		}
+	}
+	p.keys, p.vals = append(p.keys, key), append(p.vals, value)
+}
+
+// flush writes the pending checkpoints with write and forgets them once written; the lock is held
+// meanwhile, so a call from another goroutine waits for them too.
+func (p *pendingCheckpoints) flush(write func(store.SaveCheckpointsParams) error) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.keys) == 0 {
+		return nil
+	}
+	if err := write(store.SaveCheckpointsParams{ID: p.target, Keys: p.keys, Vals: p.vals}); err != nil {
+		return err
+	}
+	p.keys, p.vals = nil, nil
+	return nil
+}
+
+// params answers the checkpoints still pending once the call is over (nil: none), for the outcome's transaction.
+func (p *pendingCheckpoints) params() *store.SaveCheckpointsParams {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.keys) == 0 {
+		return nil
+	}
+	return &store.SaveCheckpointsParams{ID: p.target, Keys: p.keys, Vals: p.vals}
 }
 
 var finalTargetStatuses = map[app.PostStatus]bool{app.PostPosted: true, app.PostError: true, app.PostDeleted: true}
@@ -82,7 +130,7 @@ func (s *Service) PublishTarget(ctx context.Context, args app.PublishTargetArgs,
 	var orphan *store.PublishTarget
 	err = store.InOutcomeTx(ctx, s.db, func(tx pgx.Tx) error {
 		if callErr == nil && pub != nil && pub.ExternalID != "" && at.target.PostID != nil {
-			if err := s.recordPostPosted(ctx, tx, at.target, pub, &orphan); err != nil {
+			if err := s.recordPostPosted(ctx, tx, at.target, pub, at.pending.params(), &orphan); err != nil {
 				return err
 			}
 			at.settled = app.PostPosted
@@ -238,17 +286,26 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 		}
 		return nil, err
 	}
+	at.pending.target = t.ID
 	a, err := s.accounts.Adapter(n)
 	if err != nil {
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
 	}
 	acct := app.SocialAccountFromRow(row)
-	checkpoint := func(ctx context.Context, key, value string) error {
-		if _, err := s.q.SaveCheckpoint(ctx, store.SaveCheckpointParams{ID: t.ID, Key: key, Value: value}); err != nil {
-			return fmt.Errorf("app: checkpoint %s: %w", key, err)
-		}
+	// Checkpoints wait for the adapter's next network call (app.BeforeCall) or for the outcome's
+	// transaction (at.pending.params), whichever comes first.
+	checkpoint := func(_ context.Context, key, value string) error {
+		at.pending.add(key, value)
 		return nil
 	}
+	ctx = app.WithBeforeCall(ctx, func(ctx context.Context) error {
+		return at.pending.flush(func(p store.SaveCheckpointsParams) error {
+			if _, err := s.q.SaveCheckpoints(ctx, p); err != nil {
+				return fmt.Errorf("app: checkpoint: %w", err)
+			}
+			return nil
+		})
+	})
 	resume := map[string]string{}
 	_ = json.Unmarshal(t.Checkpoints, &resume)
 

@@ -53,8 +53,22 @@ type Client struct {
 
 // NewClient builds a client with a sane timeout.
 func NewClient(n app.Network, classify Classifier) *Client {
-	return &Client{Network: n, HTTP: &http.Client{Timeout: 30 * time.Second}, Classify: classify, Now: time.Now}
+	return &Client{Network: n, HTTP: &http.Client{Timeout: 30 * time.Second, Transport: Transport}, Classify: classify, Now: time.Now}
 }
+
+// Transport is the adapters' shared transport: net/http's default, but keeping up to
+// IdleConnsPerHost idle connections to each network's API host (the default keeps 2), so the
+// publish workers calling one network at once reuse their connections instead of dialing (and
+// shaking hands with TLS) for nearly every call.
+var Transport = func() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = IdleConnsPerHost
+	t.MaxIdleConns = 0 // no cap across hosts; IdleConnTimeout closes the unused ones
+	return t
+}()
+
+// IdleConnsPerHost covers the publish queue's workers (jobs.Queues) calling one network together.
+const IdleConnsPerHost = 32
 
 // Request is one API call. At most one of JSON, Form and Body is set.
 type Request struct {
@@ -99,6 +113,12 @@ func (c *Client) Do(ctx context.Context, r Request, out any) error {
 // error, the response comes with the classified error (Bluesky's 409 carries a job id); it is nil
 // when no answer came.
 func (c *Client) Send(ctx context.Context, r Request, out any) (*Response, error) {
+	if err := app.BeforeCall(ctx); err != nil { // the attempt's pending checkpoints, durable before the call
+		if rc, ok := r.Body.(io.Closer); ok {
+			_ = rc.Close()
+		}
+		return nil, fmt.Errorf("%s: %w", c.Network, err)
+	}
 	body, ctype := r.Body, r.ContentType
 	switch {
 	case r.JSON != nil:
@@ -320,7 +340,7 @@ func (o *OAuth2) AuthorizeURL(req app.AuthorizeRequest, extra url.Values) string
 func (o *OAuth2) ctx(ctx context.Context) context.Context {
 	hc := o.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		hc = &http.Client{Timeout: 30 * time.Second, Transport: Transport}
 	}
 	return context.WithValue(ctx, oauth2.HTTPClient, hc)
 }

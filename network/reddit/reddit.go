@@ -50,7 +50,7 @@ func (t uaTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // New builds the adapter.
 func New(ep core.Endpoints, cred core.Credentials) *Adapter {
-	hc := &http.Client{Timeout: 30 * time.Second, Transport: uaTransport{http.DefaultTransport}}
+	hc := &http.Client{Timeout: 30 * time.Second, Transport: uaTransport{core.Transport}}
 	auth := strings.TrimRight(ep.Auth, "/")
 	api := core.NewClient(app.Reddit, Classify)
 	api.HTTP = hc

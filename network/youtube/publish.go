@@ -204,7 +204,7 @@ func (a *Adapter) upload(ctx context.Context, t *app.Token, pl *Payload, req *ap
 	if _, err := io.CopyN(io.Discard, rc, offset); err != nil {
 		return nil, fmt.Errorf("upload %s: %w", m.UploadID, err)
 	}
-	buf := make([]byte, a.chunk())
+	buf := make([]byte, min(a.chunk(), size-offset)) // a small video needs no whole chunk's buffer
 	for offset < size {
 		n, err := io.ReadFull(rc, buf[:min(int64(len(buf)), size-offset)])
 		if err != nil {

@@ -1,0 +1,45 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/crier/crier/app"
+	"github.com/crier/crier/network/core"
+)
+
+// Every call runs the context's app.BeforeCall first (the pipeline writes its pending checkpoints
+// there), and a failing BeforeCall means the network is not called at all.
+func TestSendRunsBeforeCallFirst(t *testing.T) {
+	t.Parallel()
+	var calls, before atomic.Int32
+	var seenBefore atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls.Add(1)
+		seenBefore.Store(before.Load())
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	c := core.NewClient(app.Mastodon, nil)
+
+	ctx := app.WithBeforeCall(context.Background(), func(context.Context) error { before.Add(1); return nil })
+	require.NoError(t, c.Do(ctx, core.Request{URL: srv.URL}, nil))
+	require.EqualValues(t, 1, calls.Load())
+	require.EqualValues(t, 1, seenBefore.Load(), "BeforeCall ran before the request reached the network")
+
+	refused := errors.New("checkpoint not written")
+	ctx = app.WithBeforeCall(context.Background(), func(context.Context) error { return refused })
+	err := c.Do(ctx, core.Request{Method: http.MethodPost, URL: srv.URL, JSON: map[string]string{"a": "b"}}, nil)
+	require.ErrorIs(t, err, refused)
+	require.EqualValues(t, 1, calls.Load(), "no call when BeforeCall fails")
+
+	require.NoError(t, c.Do(context.Background(), core.Request{URL: srv.URL}, nil), "no BeforeCall: a plain call")
+	require.EqualValues(t, 2, calls.Load())
+}
