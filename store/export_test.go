@@ -7,7 +7,9 @@ var (
 	ReadPostsOfOrgSQL           = readPostsOfOrg
 	ReadOrgShowVerboseErrorsSQL = readOrgShowVerboseErrors
 	ReadTeamLiveSQL             = readTeamLive
-	ReadPostTargetsSQL          = readPostTargets
+	ReadOnePostOfOrgSQL         = readOnePostOfOrg
+	ReadOnePostTargetsOfOrgSQL  = readOnePostTargetsOfOrg
+	ReadOnePostUploadLinksSQL   = readOnePostUploadLinks
 	ReadPostUploadLinksSQL      = readPostUploadLinks
 	ReadTeamRecordSQL           = readTeamRecord
 	ReadPostForUpdateSQL        = readPostForUpdate

@@ -1,9 +1,10 @@
 package store
 
-// readPostTargetsOfOrg is post_read.sql's ReadPostTargets without its join of posts: an account
-// comes whatever its team, and ReadPosts keeps it only when it is of the target's post's team
-// (known from the batch's first statement). A page's 40 targets made 40 lookups of their posts
-// for that comparison (issue 15). Same columns, same order.
+// readPostTargetsOfOrg reads the posts' targets (not their payloads, checkpoints or leases: the bulk
+// of a row), each with its live account without the tokens a record never shows. It does not join
+// the targets' posts: an account comes whatever its team, and ReadPosts keeps it only when it is of
+// the target's post's team (known from the batch's first statement); a page's 40 targets made 40
+// lookups of their posts for that comparison (issue 15).
 const readPostTargetsOfOrg = `-- name: ReadPostTargetsOfOrg
 SELECT t.id, t.kind, t.post_id, t.network, t.social_account_id, t.status, t.attempts, t.next_attempt_at, t.external_id,
   t.permalink, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at,

@@ -1125,25 +1125,6 @@ func (q *Queries) RescheduleTarget(ctx context.Context, arg RescheduleTargetPara
 	return i, err
 }
 
-const saveCheckpoint = `-- name: SaveCheckpoint :execrows
-UPDATE publish_targets SET checkpoints = checkpoints || jsonb_build_object($1::text, $2::text), updated_at = now()
-WHERE id = $3
-`
-
-type SaveCheckpointParams struct {
-	Key   string
-	Value string
-	ID    string
-}
-
-func (q *Queries) SaveCheckpoint(ctx context.Context, arg SaveCheckpointParams) (int64, error) {
-	result, err := q.db.Exec(ctx, saveCheckpoint, arg.Key, arg.Value, arg.ID)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const scheduledPostsUsing = `-- name: ScheduledPostsUsing :many
 SELECT pu.upload_id, p.id AS post_id FROM post_uploads pu JOIN posts p ON p.id = pu.post_id
 WHERE p.organization_id = $1 AND pu.upload_id = ANY($2::uuid[]) AND pu.deleted_at IS NULL

@@ -17,24 +17,6 @@ SELECT show_verbose_errors FROM organizations WHERE id = @id;
 -- name: ReadTeamLive :one
 SELECT EXISTS (SELECT 1 FROM teams WHERE id = @id AND organization_id = @organization_id AND deleted_at IS NULL);
 
--- name: ReadPostTargets :many
--- What a record shows of its targets (not their payloads, checkpoints or leases: the bulk of a row),
--- each with its account while live and of the post's team (the record's socialAccounts), without
--- the account's tokens, which a record never shows.
-SELECT t.id, t.kind, t.post_id, t.network, t.social_account_id, t.status, t.attempts, t.next_attempt_at, t.external_id,
-  t.permalink, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at,
-  sa.id AS account_id, sa.team_id, sa.type, sa.username, sa.display_name, sa.bio, sa.avatar_url, sa.external_id AS account_external_id,
-  sa.provider_page_id, sa.user_username, sa.user_display_name, sa.user_email, sa.user_id, sa.channels, sa.mastodon_server_id,
-  sa.instagram_connection_method, sa.twitter_sub_type, sa.is_tiktok_business_account, sa.disconnected_check_try_at,
-  sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error, sa.reconnect_required_at,
-  sa.last_error, sa.created_at AS account_created_at, sa.updated_at AS account_updated_at
-FROM publish_targets t
-JOIN posts p ON p.id = t.post_id
-LEFT JOIN social_accounts sa ON sa.id = t.social_account_id AND sa.organization_id = t.organization_id
-  AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
-WHERE t.organization_id = @organization_id AND t.post_id = ANY(@post_ids::uuid[])
-ORDER BY t.post_id, t.kind, t.network;
-
 -- name: ReadPostUploadLinks :many
 -- The posts' upload links with their live uploads (a link to a deleted upload is not shown).
 SELECT pu.post_id, pu.upload_id, pu.created_at, pu.updated_at, pu.deleted_at,

@@ -154,10 +154,6 @@ WITH started AS (
 )
 SELECT * FROM started;
 
--- name: SaveCheckpoint :execrows
-UPDATE publish_targets SET checkpoints = checkpoints || jsonb_build_object(@key::text, @value::text), updated_at = now()
-WHERE id = @id;
-
 -- name: TargetPosted :one
 UPDATE publish_targets SET status = 'POSTED', attempt_started_at = NULL, outcome_unknown = false, external_id = @external_id,
     permalink = sqlc.narg('permalink'), extra = sqlc.narg('extra'), posted_at = @posted_at, error = NULL, error_verbose = NULL,
