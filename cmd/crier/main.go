@@ -168,6 +168,9 @@ func demo(ctx context.Context, cfg config.Config, log *slog.Logger, args []strin
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *keep {
+		server.TuneGC() // it serves as `crier serve` does
+	}
 	srv, err := server.New(ctx, cfg, server.Options{HTTP: true, Workers: true, Logger: log})
 	if err != nil {
 		return err
