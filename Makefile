@@ -58,7 +58,7 @@ bench:
 	@mkdir -p .data && rm -f .data/bench-rows.jsonl
 	CRIER_BENCH_ROWS=$(CURDIR)/.data/bench-rows.jsonl CRIER_BENCH_POSTS=$${CRIER_BENCH_POSTS:-10000} \
 		go test -count=1 -run '^$$' -bench PublishDueTogether -benchtime 1x -timeout 20m ./server/
-	CRIER_BENCH_ROWS=$(CURDIR)/.data/bench-rows.jsonl go test -count=1 -run '^$$' -bench . -benchtime 1x -timeout 10m ./bench/
+	CRIER_BENCH_ROWS=$(CURDIR)/.data/bench-rows.jsonl go test -count=1 -run '^$$' -bench '^(BenchmarkAPI|BenchmarkPages)$$' -benchtime 1x -timeout 10m ./bench/
 
 $(SQLC):
 	go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
