@@ -87,3 +87,49 @@ func TestConcurrentEditsOfOnePost(t *testing.T) {
 	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT count(*) FROM audit_log WHERE action = 'post.updated' AND target_id = $1`, p.ID).Scan(&audits))
 	require.Equal(t, edits, audits)
 }
+
+// An edit that leaves a target as it is (a scheduled post's title) keeps the target's row, version
+// and publish job; an edit of what a network gets (its text) makes a new version and one new job.
+func TestEditKeepsUnchangedTargets(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Keep")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	connectNetwork(t, srv, key, team, "TWITTER")
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"K","postDate":"`+soon(time.Hour)+`","status":"SCHEDULED",
+		"socialAccountTypes":["MASTODON","TWITTER"],"data":{"MASTODON":{"text":"m"},"TWITTER":{"text":"t"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	state := func() (versions map[string]int, jobs int) {
+		t.Helper()
+		rows, err := srv.Pool.Query(context.Background(), `SELECT network, version FROM publish_targets WHERE post_id = $1`, p.ID)
+		require.NoError(t, err)
+		versions = map[string]int{}
+		for rows.Next() {
+			var n string
+			var v int
+			require.NoError(t, rows.Scan(&n, &v))
+			versions[n] = v
+		}
+		require.NoError(t, rows.Err())
+		require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT count(*) FROM river_job j JOIN publish_targets t ON t.id::text = j.args->>'target_id'
+			WHERE j.kind = 'publish_target' AND t.post_id = $1`, p.ID).Scan(&jobs))
+		return versions, jobs
+	}
+	v0, j0 := state()
+	require.Len(t, v0, 2)
+	require.Equal(t, 2, j0)
+
+	st, _, b = postJSON(t, srv, http.MethodPatch, "/api/v1/post/"+p.ID, key, `{"title":"Renamed"}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	v1, j1 := state()
+	require.Equal(t, v0, v1, "a title's edit leaves the targets' versions")
+	require.Equal(t, j0, j1, "and their jobs")
+
+	st, _, b = postJSON(t, srv, http.MethodPatch, "/api/v1/post/"+p.ID, key, `{"data":{"MASTODON":{"text":"m2"},"TWITTER":{"text":"t"}}}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	v2, j2 := state()
+	require.Equal(t, v1["MASTODON"]+1, v2["MASTODON"], "the edited network's target is a new version")
+	require.Equal(t, v1["TWITTER"], v2["TWITTER"], "the other keeps its own")
+	require.Equal(t, j1+1, j2, "one new job, for the new version")
+}

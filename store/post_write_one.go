@@ -169,6 +169,10 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
     FROM unnest(`, ids, "::uuid[], ", q.arg(re.status), "::text[], ", q.arg(re.due), "::timestamptz[], ", q.arg(re.payload), "::jsonb[], ",
 			q.arg(re.account), "::text[], ", q.arg(re.hasDue), `::bool[]) AS x(id, status, due_at, payload, account, has_due)
     WHERE t.id = ANY(`, ids, `::uuid[]) AND t.id = x.id -- the primary key's index, whatever a generic plan guesses of unnest
+      -- a target the edit leaves as it is keeps its row, version and job (a title's edit rewrote them all)
+      AND ((t.status, t.due_at, t.payload, t.social_account_id) IS DISTINCT FROM
+          (x.status, CASE WHEN x.has_due THEN x.due_at END, x.payload, nullif(x.account, '')::uuid)
+        OR t.error IS NOT NULL OR t.error_verbose IS NOT NULL OR t.next_attempt_at IS NOT NULL)
     RETURNING t.*)`)
 	}
 	if len(del) > 0 {
