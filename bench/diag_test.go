@@ -9,8 +9,6 @@ import (
 	"runtime/pprof"
 	"runtime/trace"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -83,7 +81,7 @@ func (d *diag) snap() snap {
 	st := d.pool.Stat()
 	m := []metrics.Sample{{Name: "/sched/latencies:seconds"}, {Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/gc/mark/assist:cpu-seconds"}}
 	metrics.Read(m)
-	return snap{cpu: selfCPU(), pg: backendsCPU(d.q), pause: time.Duration(ms.PauseTotalNs), gc: ms.NumGC,
+	return snap{cpu: SelfCPU(), pg: BackendsCPU(d.q), pause: time.Duration(ms.PauseTotalNs), gc: ms.NumGC,
 		gcCPU: m[1].Value.Float64(), assistCPU: m[2].Value.Float64(),
 		empty: st.EmptyAcquireCount(), acquires: st.AcquireCount(), acquireWait: st.AcquireDuration(), sched: m[0].Value.Float64Histogram()}
 }
@@ -174,17 +172,14 @@ func backendCPUs(pool *pgxpool.Pool) map[int]struct {
 		if rows.Scan(&pid, &what) != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
+		cpu, ok := ProcessCPU(pid)
+		if !ok {
 			continue
 		}
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		ut, _ := strconv.Atoi(f[11])
-		st, _ := strconv.Atoi(f[12])
 		out[pid] = struct {
 			cpu  time.Duration
 			what string
-		}{time.Duration(ut+st) * 10 * time.Millisecond, what}
+		}{cpu, what}
 	}
 	return out
 }

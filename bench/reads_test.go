@@ -4,10 +4,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"os"
-	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,14 +41,14 @@ func BenchmarkReads(b *testing.B) {
 			}
 			call() // the pool's connections and their prepared statements
 			b.ReportAllocs()
-			goCPU, pgCPU := selfCPU(), backendsCPU(srv.Pool)
+			goCPU, pgCPU := SelfCPU(), BackendsCPU(srv.Pool)
 			n := 0
 			for b.Loop() {
 				call()
 				n++
 			}
-			b.ReportMetric(float64(selfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
-			if pg := backendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
+			b.ReportMetric(float64(SelfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
+			if pg := BackendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
 				b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
 			}
 		})
@@ -98,14 +94,14 @@ func BenchmarkReadsVsBare(b *testing.B) {
 					}
 				}
 				do() // the connections and their prepared statements
-				goCPU, pgCPU := selfCPU(), backendsCPU(srv.Pool)
+				goCPU, pgCPU := SelfCPU(), BackendsCPU(srv.Pool)
 				n := 0
 				for b.Loop() {
 					do()
 					n++
 				}
-				b.ReportMetric(float64(selfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
-				if pg := backendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
+				b.ReportMetric(float64(SelfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
+				if pg := BackendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
 					b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
 				}
 			})
@@ -123,35 +119,3 @@ type discard struct {
 func (d *discard) Header() http.Header         { return d.h }
 func (d *discard) Write(b []byte) (int, error) { return len(b), nil }
 func (d *discard) WriteHeader(code int)        { d.code = code }
-
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// backendsCPU answers the CPU time of the database's backends so far (-1 when /proc does not show them).
-func backendsCPU(pool *pgxpool.Pool) time.Duration {
-	rows, err := pool.Query(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
-	if err != nil {
-		return -1
-	}
-	defer rows.Close()
-	var total time.Duration
-	for rows.Next() {
-		var pid int
-		if rows.Scan(&pid) != nil {
-			return -1
-		}
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return -1
-		}
-		// utime and stime are fields 14 and 15, in clock ticks (100 a second), after the ")" of the name.
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		ut, _ := strconv.Atoi(f[11])
-		st, _ := strconv.Atoi(f[12])
-		total += time.Duration(ut+st) * 10 * time.Millisecond
-	}
-	return total
-}

@@ -47,14 +47,14 @@ func BenchmarkWrites(b *testing.B) {
 			}
 			call()
 			b.ReportAllocs()
-			goCPU, pgCPU, pgExec := selfCPU(), backendsCPU(srv.Pool), statementsTime(srv.Pool)
+			goCPU, pgCPU, pgExec := SelfCPU(), BackendsCPU(srv.Pool), statementsTime(srv.Pool)
 			n := 0
 			for b.Loop() {
 				call()
 				n++
 			}
-			b.ReportMetric(float64(selfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
-			if pg := backendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
+			b.ReportMetric(float64(SelfCPU()-goCPU)/float64(time.Microsecond)/float64(n), "go-cpu-µs/op")
+			if pg := BackendsCPU(srv.Pool); pg >= 0 && pgCPU >= 0 {
 				b.ReportMetric(float64(pg-pgCPU)/float64(time.Microsecond)/float64(n), "pg-cpu-µs/op")
 			}
 			if t := statementsTime(srv.Pool); t >= 0 && pgExec >= 0 {

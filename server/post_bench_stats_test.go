@@ -7,10 +7,10 @@ import (
 	"runtime/pprof"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/crier/crier/bench"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -57,39 +57,6 @@ func twinCalls(srv *servertest.Server) int {
 	return n
 }
 
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// backendsCPU answers the CPU time so far of the bench database's backends (from /proc; a backend
-// that exits between two readings loses its share).
-func backendsCPU(srv *servertest.Server) time.Duration {
-	rows, err := srv.Pool.Query(context.Background(), "SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
-	if err != nil {
-		return 0
-	}
-	defer rows.Close()
-	var total time.Duration
-	for rows.Next() {
-		var pid int
-		if rows.Scan(&pid) != nil {
-			return 0
-		}
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			continue
-		}
-		// utime and stime are fields 14 and 15, in clock ticks (100 a second), after the ")" of the name.
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-		ut, _ := strconv.Atoi(f[11])
-		st, _ := strconv.Atoi(f[12])
-		total += time.Duration(ut+st) * 10 * time.Millisecond
-	}
-	return total
-}
-
 // benchStats, with CRIER_BENCH_PGSTAT=1, resets pg_stat_statements for the bench's database and
 // answers a func printing its statements by total time: calls per target and mean time show what
 // grows with N (a statement whose mean grows with the burst's size is the super-linear one).
@@ -115,11 +82,11 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 		}
 	}
 	port := srv.URL[strings.LastIndexByte(srv.URL, ':')+1:]
-	goCPU, pgCPU, socks, twin, commits := selfCPU(), backendsCPU(srv), serverSockets(port), twinCalls(srv), xactCommits(srv)
+	goCPU, pgCPU, socks, twin, commits := bench.SelfCPU(), bench.BackendsCPU(srv.Pool), serverSockets(port), twinCalls(srv), xactCommits(srv)
 	return func(targets int) {
 		pprof.StopCPUProfile()
 		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms; connections to the server (the sandbox's calls) per target %.2f\n",
-			float64(selfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(backendsCPU(srv)-pgCPU)/float64(time.Millisecond)/float64(targets),
+			float64(bench.SelfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(bench.BackendsCPU(srv.Pool)-pgCPU)/float64(time.Millisecond)/float64(targets),
 			float64(serverSockets(port)-socks)/float64(targets))
 		time.Sleep(time.Second) // the backends report their transactions at most once a second
 		fmt.Printf("commits per target %.2f\n", float64(xactCommits(srv)-commits)/float64(targets))

@@ -6,13 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 	"github.com/stretchr/testify/require"
 
-	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -34,16 +30,7 @@ func TestPublishCheckpointsWaitForTheNextCall(t *testing.T) {
 		"socialAccountTypes":["DISCORD"],"data":{"DISCORD":{"text":"checkpoints","channelId":"`+a.Channels[0].ID+`"}}}`)
 	require.Equal(t, http.StatusOK, st, string(b))
 
-	mark := river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
-		return doInner(context.WithValue(ctx, workerMark{}, true))
-	})
-	c, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{FetchPoll: 20 * time.Millisecond, Middleware: []rivertype.Middleware{mark}})
-	require.NoError(t, err)
-	require.NoError(t, c.Start(context.Background()))
-	waitPost(t, srv, key, p.ID, "POSTED")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, c.Stop(sctx))
+	publishMarked(t, srv, key, p.ID)
 
 	saves := 0
 	for i, s := range tr.list() {

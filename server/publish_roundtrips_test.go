@@ -72,16 +72,7 @@ func TestPublishWorkerRoundTrips(t *testing.T) {
 		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"round trips"}}}`)
 	require.Equal(t, http.StatusOK, st, string(b))
 
-	mark := river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
-		return doInner(context.WithValue(ctx, workerMark{}, true))
-	})
-	c, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{FetchPoll: 20 * time.Millisecond, Middleware: []rivertype.Middleware{mark}})
-	require.NoError(t, err)
-	require.NoError(t, c.Start(context.Background()))
-	waitPost(t, srv, key, p.ID, "POSTED")
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	require.NoError(t, c.Stop(sctx))
+	publishMarked(t, srv, key, p.ID)
 
 	sent := tr.list()
 	for i, s := range sent {
@@ -93,4 +84,20 @@ func TestPublishWorkerRoundTrips(t *testing.T) {
 		asyncBegin = asyncBegin || strings.HasPrefix(s, "BEGIN; SET LOCAL synchronous_commit = off")
 	}
 	require.True(t, asyncBegin, "the outcome's transaction does not wait for the WAL flush")
+}
+
+// publishMarked runs the publish workers, their jobs' contexts marked (workerMark, which the tracer
+// counts by), until post id is POSTED.
+func publishMarked(t *testing.T, srv *servertest.Server, key, id string) {
+	t.Helper()
+	mark := river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
+		return doInner(context.WithValue(ctx, workerMark{}, true))
+	})
+	c, err := jobs.NewClient(srv.Pool, srv.Service, srv.Publishing, jobs.Options{FetchPoll: 20 * time.Millisecond, Middleware: []rivertype.Middleware{mark}})
+	require.NoError(t, err)
+	require.NoError(t, c.Start(context.Background()))
+	waitPost(t, srv, key, id, "POSTED")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, c.Stop(sctx))
 }
