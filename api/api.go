@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/routers"
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -79,7 +80,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, mw: []echo.MiddlewareFunc{guard.middleware, newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
+	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)
@@ -126,41 +127,56 @@ var (
 	limitMultipart = middleware.BodyLimit(multipartBodyLimit)
 )
 
-func (g *guard) middleware(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		req := c.Request()
-		op, ok := g.ops[req.Method+" "+c.Path()]
-		if !ok {
-			return fmt.Errorf("api: route %s %s is not in the contract index", req.Method, c.Path())
+// route is the guard of one route (method, Echo's path): its operation and the validator's route
+// are looked up once here, and the chain after the credentials built once, not per request.
+func (g *guard) route(method, path string) echo.MiddlewareFunc {
+	op, ok := g.ops[method+" "+path]
+	var vroute *routers.Route
+	err := fmt.Errorf("api: route %s %s is not in the contract index", method, path)
+	if ok {
+		vroute, err = g.validator.Route(method, op.openapiPath)
+	}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		if err != nil {
+			return func(echo.Context) error { return err }
 		}
-		if op.noStore { // no cache, shared or the browser's, keeps a key or a webhook secret
-			c.Response().Header().Set("Cache-Control", "no-store")
-		}
-		if !op.public {
-			p, err := g.authenticate(c)
-			if err != nil {
-				return err
+		validated := func(c echo.Context) error {
+			var params map[string]string
+			if names := c.ParamNames(); len(names) > 0 {
+				params = make(map[string]string, len(names))
+				for i, v := range c.ParamValues()[:len(names)] {
+					params[names[i]] = v
+				}
+			} else {
+				params = map[string]string{}
 			}
-			c.SetRequest(req.WithContext(app.WithPrincipal(req.Context(), p)))
-			req = c.Request()
-		}
-		if err := g.limit(c); err != nil { // after authentication: the key's or the session's budget
-			return err
-		}
-		params := map[string]string{}
-		for i, name := range c.ParamNames() {
-			params[name] = c.ParamValues()[i]
-		}
-		handle := func(c echo.Context) error {
-			if err := g.validator.Validate(req.Context(), c.Request(), req.Method, op.openapiPath, params); err != nil {
+			r := c.Request()
+			if err := g.validator.ValidateRoute(r.Context(), r, vroute, params); err != nil {
 				return err
 			}
 			return next(c)
 		}
+		limited := limitJSON(validated)
 		if op.multipart {
-			return limitMultipart(handle)(c)
+			limited = limitMultipart(validated)
 		}
-		return limitJSON(handle)(c)
+		return func(c echo.Context) error {
+			if op.noStore { // no cache, shared or the browser's, keeps a key or a webhook secret
+				c.Response().Header().Set("Cache-Control", "no-store")
+			}
+			if !op.public {
+				p, err := g.authenticate(c)
+				if err != nil {
+					return err
+				}
+				req := c.Request()
+				c.SetRequest(req.WithContext(app.WithPrincipal(req.Context(), p)))
+			}
+			if err := g.limit(c); err != nil { // after authentication: the key's or the session's budget
+				return err
+			}
+			return limited(c)
+		}
 	}
 }
 
@@ -188,12 +204,13 @@ func (g *guard) authenticate(c echo.Context) (*app.Principal, error) {
 // routerWith registers the generated routes with extra route-level middleware, which (unlike group
 // middleware) sees the matched route's path.
 type routerWith struct {
-	e  *echo.Echo
-	mw []echo.MiddlewareFunc
+	e     *echo.Echo
+	guard *guard // first, then mw
+	mw    []echo.MiddlewareFunc
 }
 
 func (r routerWith) add(method, path string, h echo.HandlerFunc, m []echo.MiddlewareFunc) *echo.Route {
-	return r.e.Add(method, path, h, append(append([]echo.MiddlewareFunc{}, r.mw...), m...)...)
+	return r.e.Add(method, path, h, append(append([]echo.MiddlewareFunc{r.guard.route(method, path)}, r.mw...), m...)...)
 }
 
 func (r routerWith) CONNECT(p string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) *echo.Route {
