@@ -89,12 +89,13 @@ func (p Policy) longest() time.Duration {
 
 // Decision is the outcome of one request and what its headers say.
 type Decision struct {
-	Allowed    bool
-	Policy     Policy
-	Limit      int           // the window closest to running out
-	Remaining  int           // requests left in it
-	Reset      time.Duration // until it is whole again
-	RetryAfter time.Duration // when refused: until every window has room
+	Allowed     bool
+	Policy      Policy
+	Limit       int           // the window closest to running out
+	Remaining   int           // requests left in it
+	Reset       time.Duration // until it is whole again
+	RetryAfter  time.Duration // when refused: until every window has room
+	policyField string        // Policy.String(), kept with the key's buckets (else made in SetHeaders)
 }
 
 // SetHeaders writes the rate limit fields of draft-ietf-httpapi-ratelimit-headers-06
@@ -107,10 +108,17 @@ func (d Decision) SetHeaders(h http.Header) {
 	h.Set("RateLimit-Limit", strconv.Itoa(d.Limit))
 	h.Set("RateLimit-Remaining", strconv.Itoa(d.Remaining))
 	h.Set("RateLimit-Reset", strconv.Itoa(Seconds(d.Reset)))
-	h.Set("RateLimit-Policy", d.Policy.String())
+	h.Set("RateLimit-Policy", d.policyFieldOrString())
 	if !d.Allowed {
 		h.Set("Retry-After", strconv.Itoa(Seconds(d.RetryAfter)))
 	}
+}
+
+func (d Decision) policyFieldOrString() string {
+	if d.policyField != "" {
+		return d.policyField
+	}
+	return d.Policy.String()
 }
 
 // Seconds rounds d up to whole seconds, at least 1 (Retry-After 0 would invite a busy loop).
@@ -131,6 +139,7 @@ type Limiter struct {
 
 type buckets struct {
 	policy Policy
+	field  string // policy.String(): written once, not per request
 	each   []*rate.Limiter
 	seen   time.Time
 }
@@ -154,14 +163,14 @@ func (l *Limiter) Allow(key string, p Policy) Decision {
 	l.sweep(now, p.longest())
 	b := l.keys[key]
 	if b == nil || !b.policy.equal(p) { // new, or its organization's limits changed
-		b = &buckets{policy: p, each: make([]*rate.Limiter, len(p))}
+		b = &buckets{policy: p, field: p.String(), each: make([]*rate.Limiter, len(p))}
 		for i, w := range p {
 			b.each[i] = rate.NewLimiter(rate.Limit(float64(w.Limit)/w.Period.Seconds()), w.Limit)
 		}
 		l.keys[key] = b
 	}
 	b.seen = now
-	d := Decision{Allowed: true, Policy: p}
+	d := Decision{Allowed: true, Policy: p, policyField: b.field}
 	// Look at every window before taking from any, so a refused request costs nothing.
 	for _, r := range b.each {
 		if t := r.TokensAt(now); t < 1 {

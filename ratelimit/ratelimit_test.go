@@ -222,3 +222,19 @@ func TestThrottleCountsParallelAttempts(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, int32(10), passed.Load())
 }
+
+// The policy field is written once per key's buckets, not per request, and follows a changed
+// policy.
+func TestLimiterPolicyFieldKept(t *testing.T) {
+	c := newClock()
+	l := NewLimiter(c.now)
+	p := mustPolicy(t, "100/1s,500/10s,2000/1m")
+	h := http.Header{}
+	allocs := testing.AllocsPerRun(100, func() { l.Allow("k", p).SetHeaders(h) })
+	require.LessOrEqual(t, allocs, 9.0) // the fields' values; writing the policy's made 16
+	require.Equal(t, "100;w=1, 500;w=10, 2000;w=60", h.Get("RateLimit-Policy"))
+	l.Allow("k", mustPolicy(t, "7/1s")).SetHeaders(h)
+	require.Equal(t, "7;w=1", h.Get("RateLimit-Policy"))
+	require.Equal(t, "100;w=1, 500;w=10, 2000;w=60", Decision{Policy: p}.policyFieldOrString())
+
+}
