@@ -216,13 +216,7 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 			return err
 		},
 	}))
-	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
-		ContentTypeNosniff:    "nosniff",
-		XFrameOptions:         "DENY",
-		ReferrerPolicy:        "strict-origin-when-cross-origin",
-		ContentSecurityPolicy: CSP,
-		HSTSMaxAge:            hstsMaxAge(cfg),
-	}))
+	e.Use(securityHeaders(hstsMaxAge(cfg)))
 	e.HTTPErrorHandler = errorHandler(log)
 	sessions := session.NewStore(cfg.Secret, cfg.Production())
 	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions, svc.Core().Now))
@@ -307,6 +301,32 @@ func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Request().Method = http.MethodGet
 		}
 		return next(c)
+	}
+}
+
+// securityHeaders writes what Echo's Secure middleware wrote with Crier's settings (nosniff, DENY,
+// the referrer policy, CSP, and HSTS over https when hstsMaxAge is set), from values made once:
+// Secure built each field's value anew on every request. The values are shared between answers,
+// which is safe as header values are only ever replaced or appended to (a new array), never
+// written in place.
+func securityHeaders(hstsMaxAge int) echo.MiddlewareFunc {
+	fields := http.Header{}
+	fields.Set(echo.HeaderXContentTypeOptions, "nosniff")
+	fields.Set(echo.HeaderXFrameOptions, "DENY")
+	fields.Set(echo.HeaderContentSecurityPolicy, CSP)
+	fields.Set(echo.HeaderReferrerPolicy, "strict-origin-when-cross-origin")
+	hsts := []string{fmt.Sprintf("max-age=%d; includeSubdomains", hstsMaxAge)}
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			h := c.Response().Header()
+			for k, v := range fields {
+				h[k] = v[:1:1]
+			}
+			if hstsMaxAge != 0 && c.Scheme() == "https" {
+				h[echo.HeaderStrictTransportSecurity] = hsts[:1:1]
+			}
+			return next(c)
+		}
 	}
 }
 
