@@ -95,3 +95,23 @@ func requireSameHeaders(t *testing.T, want, got *httptest.ResponseRecorder) {
 	h.Del("Content-Length")
 	require.Equal(t, want.Header(), h)
 }
+
+// appendString writes every byte, alone or amid others, as json.Marshal does.
+func TestAppendStringEveryByte(t *testing.T) {
+	t.Parallel()
+	for c := range 256 {
+		for _, s := range []string{string([]byte{byte(c)}), "ab" + string([]byte{byte(c)}) + "cd"} {
+			want, _ := json.Marshal(s)
+			require.Equal(t, string(want), string(appendString(nil, s)), "byte %#x", c)
+		}
+	}
+}
+
+// go test ./api -run '^$' -bench AppendString: a signed URL, the longest string of a post's answer.
+func BenchmarkAppendString(b *testing.B) {
+	s := "http://127.0.0.1:42485/files/6321e457-8e16-40af-aca3-e386e54548c1/5a0c390c750c1438f34b51a165b2b1ac_thumb.jpg?expires=1796476560"
+	buf := make([]byte, 0, 256)
+	for b.Loop() {
+		buf = appendString(buf[:0], s)
+	}
+}
