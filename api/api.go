@@ -175,6 +175,9 @@ func (g *guard) route(method, path string) echo.MiddlewareFunc {
 			if err := g.limit(c); err != nil { // after authentication: the key's or the session's budget
 				return err
 			}
+			if c.Request().Body == http.NoBody { // net/http's for a request without a body: nothing to limit
+				return validated(c)
+			}
 			return limited(c)
 		}
 	}

@@ -16,13 +16,14 @@ import (
 // database round trip per request.
 func (g *guard) limit(c echo.Context) error {
 	ctx := c.Request().Context()
-	key, org := "ip:"+c.RealIP(), ""
-	if p := app.PrincipalFrom(ctx); p != nil {
-		org = p.OrganizationID
-		key = "session:" + p.UserID + ":" + p.OrganizationID
-		if p.APIKeyID != "" {
-			key = "key:" + p.APIKeyID
-		}
+	var key, org string
+	switch p := app.PrincipalFrom(ctx); {
+	case p == nil:
+		key = "ip:" + c.RealIP()
+	case p.APIKeyID != "":
+		key, org = "key:"+p.APIKeyID, p.OrganizationID
+	default:
+		key, org = "session:"+p.UserID+":"+p.OrganizationID, p.OrganizationID
 	}
 	policy, err := g.svc.RateLimitPolicy(ctx, org)
 	if err != nil {
