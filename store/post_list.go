@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -24,12 +25,11 @@ var postOrderColumns = map[string]string{
 	"createdAt": "created_at", "updatedAt": "updated_at", "postDate": "post_date", "postedDate": "posted_date", "deletedAt": "deleted_at",
 }
 
-// postListWhere is the condition of the posts matching f and its arguments, the organization
-// and team first ($1, $2). Deleted posts are listed only when f.Status is DELETED. (Dynamic SQL:
-// the filters and the order column vary.)
-func postListWhere(f PostListFilter, org, team any) (string, []any) {
+// ListPostIDs answers one page of the ids of the posts matching f, in order, with the total.
+// Deleted posts are listed only when f.Status is DELETED. (Dynamic SQL: the order column varies.)
+func ListPostIDs(ctx context.Context, db DBTX, f PostListFilter) ([]string, int, error) {
 	where := []string{"organization_id = $1", "team_id = $2"}
-	args := []any{org, team}
+	args := []any{f.OrganizationID, f.TeamID}
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, fmt.Sprintf(cond, len(args)))
@@ -54,17 +54,43 @@ func postListWhere(f PostListFilter, org, team any) (string, []any) {
 	if f.PostDateTo != nil {
 		add("post_date <= $%d", *f.PostDateTo)
 	}
-	return strings.Join(where, " AND "), args
-}
-
-// postListOrder is the page's order: its column and direction (then id).
-func postListOrder(f PostListFilter) (col, dir string) {
 	col, ok := postOrderColumns[f.OrderBy]
 	if !ok {
 		col = "created_at"
 	}
+	dir := "ASC NULLS LAST"
 	if f.Descending {
-		return col, "DESC NULLS LAST"
+		dir = "DESC NULLS LAST"
 	}
-	return col, "ASC NULLS LAST"
+	args = append(args, f.Limit, f.Offset)
+	sql := fmt.Sprintf("SELECT id, count(*) OVER () FROM posts WHERE %s ORDER BY %s %s, id LIMIT $%d OFFSET $%d",
+		strings.Join(where, " AND "), col, dir, len(args)-1, len(args))
+	rows, err := db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: list posts: %w", err)
+	}
+	defer rows.Close()
+	var ids []string
+	total := 0
+	for rows.Next() {
+		var id string
+		var n int64
+		if err := rows.Scan(&id, &n); err != nil {
+			return nil, 0, fmt.Errorf("store: list posts: %w", err)
+		}
+		ids, total = append(ids, id), int(n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: list posts: %w", err)
+	}
+	if len(ids) == 0 && f.Offset > 0 {
+		// The page is past the end: count on its own.
+		var n int64
+		cargs := args[:len(args)-2]
+		if err := db.QueryRow(ctx, "SELECT count(*) FROM posts WHERE "+strings.Join(where, " AND "), cargs...).Scan(&n); err != nil {
+			return nil, 0, fmt.Errorf("store: count posts: %w", err)
+		}
+		total = int(n)
+	}
+	return ids, total, nil
 }

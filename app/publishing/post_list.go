@@ -2,7 +2,6 @@ package publishing
 
 import (
 	"context"
-	"errors"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
@@ -74,25 +73,24 @@ func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page
 	if err := page.Validate(); err != nil {
 		return nil, 0, err
 	}
-	// One round trip: the page's posts with the total, everything they show and the team's check
-	// (a page of a deleted or foreign team is empty, so its 404 loses nothing by coming with it).
+	// Two round trips: the page's ids, then the posts with everything they show and the team's
+	// check (a page of a deleted or foreign team is empty, so its 404 loses nothing by coming second).
 	lf := store.PostListFilter{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
 		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
 	if f.Status != nil {
 		st := string(*f.Status)
 		lf.Status = &st
 	}
-	r, err := store.ReadPostPage(ctx, s.db, lf)
-	if errors.Is(err, store.ErrNotUUID) {
-		return nil, 0, app.NotFound("Team")
+	ids, total, err := store.ListPostIDs(ctx, s.db, lf)
+	if err != nil {
+		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
 	}
+	out, live, err := s.readPostViews(ctx, pr.OrganizationID, ids, f.TeamID, stored)
 	if err != nil {
 		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
 	}
-	if !r.TeamLive {
+	if !live {
 		return nil, 0, app.NotFound("Team")
 	}
-	// The posts come in the page's order.
-	out, total := s.buildPostViews(ctx, r.Posts, r.PostReads, true, stored), r.Total
 	return out, total, nil
 }
