@@ -70,17 +70,17 @@ func ListPostIDs(ctx context.Context, db DBTX, f PostListFilter) ([]string, int,
 		return nil, 0, fmt.Errorf("store: list posts: %w", err)
 	}
 	defer rows.Close()
-	var ids []string
+	ids := make([]string, 0, max(f.Limit, 0))
 	total := 0
-	for rows.Next() {
+	r := newRawRow(rows) // pgx's Scan took four allocations a row
+	for r.next() {
 		var id string
 		var n int64
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, 0, fmt.Errorf("store: list posts: %w", err)
-		}
+		r.str(&id)
+		r.int64(&n)
 		ids, total = append(ids, id), int(n)
 	}
-	if err := rows.Err(); err != nil {
+	if err := r.Err(); err != nil {
 		return nil, 0, fmt.Errorf("store: list posts: %w", err)
 	}
 	if len(ids) == 0 && f.Offset > 0 {

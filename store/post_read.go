@@ -189,7 +189,8 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 func uuids(ids []string) (pgtype.FlatArray[pgtype.UUID], bool) {
 	out := make(pgtype.FlatArray[pgtype.UUID], len(ids))
 	for i, id := range ids {
-		if err := out[i].Scan(id); err != nil {
+		var ok bool
+		if out[i], ok = pgUUID(id); !ok {
 			return nil, false
 		}
 	}

@@ -23,6 +23,10 @@ type rawRow struct {
 	vals [][]byte
 	col  int // the next column
 	err  error
+	// seen holds the short strings decoded so far: the rows of a read repeat the same
+	// organization, team, account, status, kind and network, which were an allocation a row.
+	seen    map[string]string
+	decoded int // strings decoded before seen was made
 }
 
 // newRawRow reads rows; rows that failed before any answer (a canceled context, an argument that
@@ -88,7 +92,7 @@ func (r *rawRow) skip() { r.take() }
 
 func (r *rawRow) str(dst *string) {
 	v, fd := r.take()
-	if s, ok := decodeString(v, fd); ok {
+	if s, ok := r.decodeString(v, fd); ok {
 		*dst = s
 		return
 	}
@@ -99,22 +103,53 @@ func (r *rawRow) strPtr(dst **string) {
 	v, fd := r.take()
 	if v == nil {
 		*dst = nil
-	} else if s, ok := decodeString(v, fd); ok {
+	} else if s, ok := r.decodeString(v, fd); ok {
 		*dst = &s
 	} else {
 		r.pgx(dst)
 	}
 }
 
+// decodeString is decodeString, answering a short string decoded before as the same string.
+func (r *rawRow) decodeString(v []byte, fd *pgconn.FieldDescription) (string, bool) {
+	var buf [36]byte
+	b, ok := stringBytes(v, fd, &buf)
+	if !ok || len(b) > 40 {
+		return string(b), ok
+	}
+	if r.seen == nil { // a read of a row or two has little to share: no map until it decodes many
+		if r.decoded++; r.decoded < internAfter {
+			return string(b), true
+		}
+		r.seen = map[string]string{}
+	}
+	if s, ok := r.seen[string(b)]; ok {
+		return s, true
+	}
+	s := string(b)
+	r.seen[s] = s
+	return s, true
+}
+
+// internAfter is how many strings a read decodes before it keeps them (GET post's statements
+// decode about 20: a map cost them more bytes than it saved).
+const internAfter = 32
+
 // decodeString decodes text-like columns (any type in text form) and uuids, as pgx's scans into a string.
 func decodeString(v []byte, fd *pgconn.FieldDescription) (string, bool) {
+	var buf [36]byte
+	b, ok := stringBytes(v, fd, &buf)
+	return string(b), ok
+}
+
+// stringBytes answers the bytes of decodeString's string: v's own, or a uuid's text in buf.
+func stringBytes(v []byte, fd *pgconn.FieldDescription, buf *[36]byte) ([]byte, bool) {
 	switch {
 	case v == nil:
-		return "", false
+		return nil, false
 	case fd.Format == pgtype.TextFormatCode, fd.DataTypeOID == pgtype.TextOID, fd.DataTypeOID == pgtype.VarcharOID:
-		return string(v), true
+		return v, true
 	case fd.DataTypeOID == pgtype.UUIDOID && len(v) == 16:
-		var buf [36]byte
 		hex.Encode(buf[0:8], v[:4])
 		buf[8] = '-'
 		hex.Encode(buf[9:13], v[4:6])
@@ -124,9 +159,9 @@ func decodeString(v []byte, fd *pgconn.FieldDescription) (string, bool) {
 		hex.Encode(buf[19:23], v[8:10])
 		buf[23] = '-'
 		hex.Encode(buf[24:], v[10:])
-		return string(buf[:]), true
+		return buf[:], true
 	}
-	return "", false
+	return nil, false
 }
 
 // The microseconds from the Unix epoch to PostgreSQL's (2000-01-01), and the range of time pgx
