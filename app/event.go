@@ -63,12 +63,25 @@ func IsEventKind(kind string) bool {
 // extra moving part; River already gives retries and crash recovery. Events no one consumes cost
 // only their row.
 func (s *Service) Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any) error {
+	return s.emitWith(ctx, tx, orgID, kind, payload, s.q.WithTx(tx).InsertEvent)
+}
+
+// EmitWithPostStatus is Emit for a post's event whose payload the caller built from the row st
+// writes (publishing's settling of a post): the status and the event go in one round trip
+// (store.SetPostStatusThenInsertEvent).
+func (s *Service) EmitWithPostStatus(ctx context.Context, tx pgx.Tx, st store.SetPostStatusParams, orgID, kind string, payload any) error {
+	return s.emitWith(ctx, tx, orgID, kind, payload, func(ctx context.Context, ev store.InsertEventParams) (store.InsertEventRow, error) {
+		return s.q.SetPostStatusThenInsertEvent(ctx, tx, st, ev)
+	})
+}
+
+func (s *Service) emitWith(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any,
+	insert func(context.Context, store.InsertEventParams) (store.InsertEventRow, error)) error {
 	b, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}
-	q := s.q.WithTx(tx)
-	ev, err := q.InsertEvent(ctx, store.InsertEventParams{OrganizationID: orgID, Kind: kind, Payload: b})
+	ev, err := insert(ctx, store.InsertEventParams{OrganizationID: orgID, Kind: kind, Payload: b})
 	if err != nil {
 		return fmt.Errorf("app: event %s: %w", kind, err)
 	}

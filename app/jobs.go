@@ -47,6 +47,22 @@ func (PublishTargetArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueuePublish, MaxAttempts: publishJobMaxAttempts}
 }
 
+// Hooks: a publish job due later is inserted available, not scheduled. River's fetch takes only
+// jobs whose scheduled_at has come, so it still starts at its time (jobs.PromoteDue wakes the
+// producers then; River's poll is the backstop), but River's scheduler, which claims every due
+// scheduled row FOR UPDATE without SKIP LOCKED every 5 s (up to 10,000 at a time), no longer
+// fights the workers over a burst of them; its own look-ahead leaves jobs in this very state.
+func (PublishTargetArgs) Hooks() []rivertype.Hook {
+	return []rivertype.Hook{river.HookInsertBeginFunc(insertAvailable)}
+}
+
+func insertAvailable(_ context.Context, p *rivertype.JobInsertParams) error {
+	if p.State == rivertype.JobStateScheduled {
+		p.State = rivertype.JobStateAvailable
+	}
+	return nil
+}
+
 // FanOutEventArgs turns one outbox event into deliveries and notifications (Service.FanOutEvent).
 type FanOutEventArgs struct {
 	EventID string `json:"event_id"`

@@ -12,8 +12,9 @@ import (
 // Due-time precision for publishing. River moves scheduled jobs to available in its scheduler,
 // every 5 s (not configurable in v0.51), so a post could start up to 5 s late. PromoteDue runs
 // beside the workers: it sleeps until the next publish job is due (looking again at least every
-// DueIdleWait, for jobs inserted meanwhile), then makes the due jobs available and notifies River's
-// producers, which fetch them at once (FetchCooldown). Idle, that is one statement per
+// DueIdleWait, for jobs inserted meanwhile), then notifies River's producers, which fetch them at
+// once (FetchCooldown); publish jobs are inserted available (app.PublishTargetArgs.Hooks), so only
+// River's own retries and snoozes are still scheduled and need making available. Idle, that is one statement per
 // DueIdleWait; a post created less than DueIdleWait before its date may start up to that late.
 const (
 	DueIdleWait = time.Second

@@ -101,3 +101,50 @@ func TestEveryJobKindHasAWorker(t *testing.T) {
 		require.NoError(t, err, args.Kind())
 	}
 }
+
+// A publish job due later is inserted available (app.PublishTargetArgs.Hooks), out of River's
+// scheduler's way, and still runs at its time, not before: River's fetch waits for scheduled_at and
+// PromoteDue wakes the producers then. Other kinds stay scheduled.
+func TestPublishJobsDueLaterAreInsertedAvailable(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	ins, err := jobs.NewInserter(pool, jobs.Options{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	soon := time.Now().Add(1500 * time.Millisecond)
+	ids := map[string]int64{}
+	for name, j := range map[string]struct {
+		args river.JobArgs
+		at   time.Time
+	}{"soon": {app.PublishTargetArgs{TargetID: "00000000-0000-0000-0000-000000000001", Version: 1}, soon},
+		"later": {app.PublishTargetArgs{TargetID: "00000000-0000-0000-0000-000000000002", Version: 1}, time.Now().Add(time.Hour)},
+		"other": {app.UploadCleanupArgs{}, time.Now().Add(time.Hour)}} {
+		res, err := ins.Insert(ctx, j.args, &river.InsertOpts{ScheduledAt: j.at})
+		require.NoError(t, err)
+		ids[name] = res.Job.ID
+	}
+	state := func(name string) (st string, attempted *time.Time) {
+		require.NoError(t, pool.QueryRow(ctx, `SELECT state::text, attempted_at FROM river_job WHERE id = $1`, ids[name]).Scan(&st, &attempted))
+		return st, attempted
+	}
+	for name, want := range map[string]string{"soon": "available", "later": "available", "other": "scheduled"} {
+		st, _ := state(name)
+		require.Equal(t, want, st, name)
+	}
+
+	svc := apptest.New(t, pool, app.Options{})
+	client, err := jobs.NewClient(pool, svc, apptest.Publishing(t, svc), jobs.Options{Logger: slog.New(slog.DiscardHandler)})
+	require.NoError(t, err)
+	require.NoError(t, client.Start(ctx))
+	t.Cleanup(func() { require.NoError(t, client.Stop(context.Background())) })
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go jobs.PromoteDue(pctx, pool, nil)
+	// The target does not exist: the worker completes the job at once, when it runs.
+	require.Eventually(t, func() bool { st, _ := state("soon"); return st == "completed" }, 10*time.Second, 20*time.Millisecond)
+	_, started := state("soon")
+	require.False(t, started.Before(soon), "ran at %s, due at %s", started, soon)
+	require.Less(t, started.Sub(soon), time.Second, "PromoteDue woke the producers at its time (River's poll is every 5 s)")
+	st, _ := state("later")
+	require.Equal(t, "available", st, "a job due in an hour is not run")
+}

@@ -15,10 +15,13 @@ type QueueDepth struct {
 // QueueDepths counts River's unfinished jobs by queue and state, for metrics at scrape time.
 // Hand-written: river_job is River's table, outside sqlc's schema, and River's client has no
 // count API (riverui reads it through River's internal driver). Finished states are left out, so
-// the scan stays within River's (state, queue, …) fetch index and the live jobs.
+// the scan stays within River's (state, queue, …) fetch index and the live jobs. An available job
+// not yet due (publish jobs are inserted so, app.PublishTargetArgs.Hooks) counts as scheduled.
 func QueueDepths(ctx context.Context, db DBTX) ([]QueueDepth, error) {
-	rows, err := db.Query(ctx, `SELECT queue, state::text, count(*) FROM river_job
-		WHERE state IN ('available', 'pending', 'retryable', 'running', 'scheduled') GROUP BY queue, state`)
+	rows, err := db.Query(ctx, `SELECT queue, s, count(*) FROM (
+			SELECT queue, CASE WHEN state = 'available' AND scheduled_at > now() THEN 'scheduled' ELSE state::text END AS s FROM river_job
+			WHERE state IN ('available', 'pending', 'retryable', 'running', 'scheduled')) j
+		GROUP BY queue, s`)
 	if err != nil {
 		return nil, fmt.Errorf("store: queue depths: %w", err)
 	}

@@ -10,17 +10,6 @@ import (
 	"time"
 )
 
-const lockPost = `-- name: LockPost :exec
-SELECT 1 FROM posts WHERE id = $1 FOR UPDATE
-`
-
-// Locks a post (tx2 of a post's target, before PostTargetPosted; PostTargetPostedAfterLock sends both
-// in one round trip).
-func (q *Queries) LockPost(ctx context.Context, id string) error {
-	_, err := q.db.Exec(ctx, lockPost, id)
-	return err
-}
-
 const postTargetPosted = `-- name: PostTargetPosted :many
 WITH p AS (
     SELECT po.id, po.status, po.deleted_at, o.show_verbose_errors FROM posts po JOIN organizations o ON o.id = po.organization_id
@@ -82,9 +71,9 @@ type PostTargetPostedRow struct {
 	ShowVerboseErrors bool
 }
 
-// tx2's statement for a post's target published, once the post is locked (LockPost, a statement
-// of its own so that this one's snapshot is taken after the lock and sees what the worker that
-// held it committed): record the target POSTED and answer every target of the post (the posted
+// tx2's statement for a post's target published, once the post is locked (store.PostTargetPostedLocked's
+// first statement, of its own so that this one's snapshot is taken after the lock and sees what
+// the worker that held it committed): record the target POSTED and answer every target of the post (the posted
 // one as written, `this`) with the post's status, deletion and organization's showVerboseErrors,
 // which settling it needs.
 func (q *Queries) PostTargetPosted(ctx context.Context, arg PostTargetPostedParams) ([]PostTargetPostedRow, error) {

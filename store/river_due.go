@@ -16,10 +16,12 @@ import (
 // row contended with it for tens of seconds in the 10,000-post bench). Answers how many were
 // promoted and when the queue's next job is due (nil: none), in the same round trip.
 //
-// River's scheduler itself makes jobs due within its next interval (5 s) available ahead, without
-// a notification, so that River's fetch (scheduled_at <= now()) finds them only at its next poll.
+// Publish jobs due later are inserted available (app.PublishTargetArgs.Hooks), and River's scheduler
+// makes jobs due within its next interval (5 s) available ahead, both without a notification at
+// their time, so that River's fetch (scheduled_at <= now()) would find them only at its next poll.
 // The notification therefore also goes out when the queue holds available jobs already due, and
-// the next due time counts available jobs not yet due: PromoteDue wakes at their time too.
+// the next due time counts available jobs not yet due: PromoteDue wakes at their time too. What
+// is left to promote is River's own: retries of a failed job and snoozes.
 //
 // Why SQL on River's own table (checked against River v0.51.1): River has no API for this. Its
 // scheduler runs the same transition (the JobSchedule query), but its interval is an unexported

@@ -77,7 +77,7 @@ func (s *Service) recordPostPosted(ctx context.Context, tx pgx.Tx, t0 store.Publ
 	if len(pub.Extra) > 0 {
 		extra, _ = json.Marshal(pub.Extra)
 	}
-	rows, err := s.q.PostTargetPostedAfterLock(ctx, tx, store.PostTargetPostedParams{PostID: *t0.PostID, ID: t0.ID, ExternalID: &pub.ExternalID,
+	post, txNow, rows, err := s.q.PostTargetPostedLocked(ctx, tx, store.PostTargetPostedParams{PostID: *t0.PostID, ID: t0.ID, ExternalID: &pub.ExternalID,
 		Permalink: nonEmpty(pub.Permalink), Extra: extra, PostedAt: &now}, cp)
 	if err != nil {
 		return fmt.Errorf("app: publish outcome: %w", err)
@@ -93,9 +93,11 @@ func (s *Service) recordPostPosted(ctx context.Context, tx pgx.Tx, t0 store.Publ
 		return fmt.Errorf("app: publish outcome: target %s of post %s: %w", t0.ID, *t0.PostID, pgx.ErrNoRows) // removed meanwhile: River's retry decides
 	}
 	r := rows[0]
-	// settleOwner reads the post's id, status and deletion; the roll-up's UPDATE answers the whole row.
-	owner := lockedOwner{deleted: r.PostDeletedAt != nil, post: &store.Post{ID: *t0.PostID, Status: r.PostStatus, DeletedAt: r.PostDeletedAt},
-		verbose: r.ShowVerboseErrors}
+	if post == nil {
+		return fmt.Errorf("app: publish outcome: post %s: %w", *t0.PostID, pgx.ErrNoRows)
+	}
+	// The post as locked, whole: settleOwner writes its status and event in one round trip.
+	owner := lockedOwner{deleted: post.DeletedAt != nil, post: post, verbose: r.ShowVerboseErrors, txNow: &txNow}
 	posted := *t
 	if owner.deleted {
 		*orphan = &posted
@@ -295,7 +297,19 @@ func (s *Service) settleOwner(ctx context.Context, tx pgx.Tx, t store.PublishTar
 	if status == app.PostStatus(post.Status) {
 		return nil // no change (a final post's event went out when it became final)
 	}
-	row, err := q.SetPostStatus(ctx, store.SetPostStatusParams{ID: post.ID, Status: string(status), Error: errText, PostedDate: postedAt})
+	st := store.SetPostStatusParams{ID: post.ID, Status: string(status), Error: errText, PostedDate: postedAt}
+	if owner.txNow != nil && (status == app.PostPosted || status == app.PostError) {
+		// The post is locked and whole, so the row SetPostStatus writes is known (updated_at is the
+		// transaction's now()): the event's payload is built from it, and both go in one round trip.
+		row := *post
+		row.Status, row.Error, row.PostedDate, row.UpdatedAt = st.Status, st.Error, st.PostedDate, *owner.txNow
+		views, err := s.postViewsWith(ctx, q, []store.Post{row}, targets, &owner.verbose, false)
+		if err != nil {
+			return err
+		}
+		return s.accounts.EmitWithPostStatus(ctx, tx, st, row.OrganizationID, app.EventPostPublished, views[0])
+	}
+	row, err := q.SetPostStatus(ctx, st)
 	if err != nil {
 		return fmt.Errorf("app: settle post: %w", err)
 	}

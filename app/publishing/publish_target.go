@@ -36,8 +36,10 @@ import (
 //	     cleared); release first comments; finalise the owner when every target is final
 //	     (post.published / comment.published in the same transaction); complete the River job in
 //	     the same transaction (river.JobCompleteTx, through complete) — but a post's target POSTED
-//	     (one round trip locks the post, records it and reads the post's targets: PostTargetPostedAfterLock)
-//	     leaves its job to River's batch completer, as a re-run of it finds the target final.
+//	     (one round trip locks and reads the post, records the target and reads the post's targets:
+//	     PostTargetPostedLocked; a second writes the post's final status and its event:
+//	     SetPostStatusThenInsertEvent) leaves its job to River's batch completer, as a re-run of it
+//	     finds the target final.
 
 // maxPublishAttempts is how many attempts a network's transient failures get (each a new job,
 // RETRYING in between); River's own retries of one job are publishJobMaxAttempts (jobs.go).
@@ -240,6 +242,7 @@ type lockedOwner struct {
 	deleted bool
 	post    *store.Post // nil for a comment's target
 	verbose bool        // the organization's showVerboseErrors (a post's event view)
+	txNow   *time.Time  // the transaction's now(), when post is the whole row as locked (recordPostPosted)
 }
 
 // lockOwner locks the post or comment of a target (always before the target: one lock order) and

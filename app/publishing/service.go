@@ -27,6 +27,7 @@ type Accounts interface {
 	UploadFromRow(ctx context.Context, r store.Upload) *app.Upload
 	Audit(ctx context.Context, tx pgx.Tx, item app.AuditItem) error
 	Emit(ctx context.Context, tx pgx.Tx, orgID, kind string, payload any) error
+	EmitWithPostStatus(ctx context.Context, tx pgx.Tx, st store.SetPostStatusParams, orgID, kind string, payload any) error
 }
 
 var _ Accounts = (*app.Service)(nil)

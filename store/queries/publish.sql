@@ -26,15 +26,10 @@ WITH p AS MATERIALIZED (
 )
 SELECT s.*, sqlc.embed(a) FROM started s JOIN social_accounts a ON a.id = s.social_account_id;
 
--- name: LockPost :exec
--- Locks a post (tx2 of a post's target, before PostTargetPosted; PostTargetPostedAfterLock sends both
--- in one round trip).
-SELECT 1 FROM posts WHERE id = @id FOR UPDATE;
-
 -- name: PostTargetPosted :many
--- tx2's statement for a post's target published, once the post is locked (LockPost, a statement
--- of its own so that this one's snapshot is taken after the lock and sees what the worker that
--- held it committed): record the target POSTED and answer every target of the post (the posted
+-- tx2's statement for a post's target published, once the post is locked (store.PostTargetPostedLocked's
+-- first statement, of its own so that this one's snapshot is taken after the lock and sees what
+-- the worker that held it committed): record the target POSTED and answer every target of the post (the posted
 -- one as written, `this`) with the post's status, deletion and organization's showVerboseErrors,
 -- which settling it needs.
 WITH p AS (
