@@ -74,7 +74,8 @@ type Post struct {
 	SocialAccounts []PostSocialAccountLink `json:"-"`
 	Targets        []PostTarget            `json:"-"`
 	// StoredData is data as stored, set instead of Data for a reader that renders it from there
-	// (the API's GET post and post list: publishing's GetPostStored and ListPostsStored).
+	// (the API's GET post and post list: publishing's GetPostStored and ListPostsStored), or
+	// besides it (a post just created or edited: the API answers from it, the dashboard reads Data).
 	StoredData json.RawMessage `json:"-"`
 }
 

@@ -17,7 +17,8 @@ import (
 // BenchmarkWrites calls Crier's handler in process for the API's writes (POST post as a DRAFT to
 // two networks, PATCH post's title), as BenchmarkReads does for the reads: allocs/op and B/op are
 // deterministic; go-cpu-µs/op and pg-cpu-µs/op are this process's and the database backends' CPU
-// (go test ./bench/ -run '^$' -bench Writes -benchmem -benchtime 2000x).
+// (go test ./bench/ -run '^$' -bench Writes -benchmem -benchtime 2000x); wal-B/op is the WAL its
+// statements wrote (pg_stat_statements: without the commit records).
 func BenchmarkWrites(b *testing.B) {
 	srv := servertest.Start(b, servertest.Options{NoWorkers: true})
 	o := seed(b, srv, 20)
@@ -47,7 +48,7 @@ func BenchmarkWrites(b *testing.B) {
 			}
 			call()
 			b.ReportAllocs()
-			goCPU, pgCPU, pgExec := SelfCPU(), BackendsCPU(srv.Pool), statementsTime(srv.Pool)
+			goCPU, pgCPU, pgExec, wal := SelfCPU(), BackendsCPU(srv.Pool), statementsTime(srv.Pool), statementsWAL(srv.Pool)
 			n := 0
 			for b.Loop() {
 				call()
@@ -59,6 +60,10 @@ func BenchmarkWrites(b *testing.B) {
 			}
 			if t := statementsTime(srv.Pool); t >= 0 && pgExec >= 0 {
 				b.ReportMetric((t-pgExec)*1000/float64(n), "pg-exec-µs/op")
+			}
+			if w := statementsWAL(srv.Pool); w[0] >= 0 && wal[0] >= 0 {
+				b.ReportMetric((w[0]-wal[0])/float64(n), "wal-B/op")
+				b.ReportMetric((w[1]-wal[1])/float64(n), "wal-rec/op")
 			}
 			if os.Getenv("CRIER_BENCH_PLANS") != "" { // how each connection's prepared statements were planned, and what they cost
 				rows, _ := srv.Pool.Query(context.Background(), `SELECT calls, total_exec_time / calls, left(regexp_replace(query, '\s+', ' ', 'g'), 80) FROM pg_stat_statements s
@@ -115,4 +120,16 @@ func statementsTime(pool *pgxpool.Pool) float64 {
 		return -1
 	}
 	return ms
+}
+
+// statementsWAL answers the bytes and records of WAL this database's statements have written
+// (pg_stat_statements, as statementsTime; -1 when it is not there). The bytes include full-page
+// images (a page's first change after a checkpoint), so they vary more than the records.
+func statementsWAL(pool *pgxpool.Pool) [2]float64 {
+	var b [2]float64
+	if err := pool.QueryRow(context.Background(), `SELECT coalesce(sum(wal_bytes), 0)::float8, coalesce(sum(wal_records), 0)::float8 FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+		WHERE d.datname = current_database() AND s.query NOT LIKE '%pg_stat_statements%' AND s.query NOT LIKE '%pg_stat_activity%'`).Scan(&b[0], &b[1]); err != nil {
+		return [2]float64{-1, -1}
+	}
+	return b
 }

@@ -133,3 +133,54 @@ func TestEditKeepsUnchangedTargets(t *testing.T) {
 	require.Equal(t, v1["TWITTER"], v2["TWITTER"], "the other keeps its own")
 	require.Equal(t, j1+1, j2, "one new job, for the new version")
 }
+
+// An edit that keeps a post's upload links (a title's edit) leaves their rows as they are; an edit
+// that drops a link soft-deletes it and one that names it again revives it.
+func TestEditKeepsUnchangedUploadLinks(t *testing.T) {
+	t.Parallel()
+	srv := servertest.Start(t)
+	key := apiKeyFor(t, srv)
+	team := newTeam(t, srv, key, "Links")
+	connectNetwork(t, srv, key, team, "MASTODON")
+	upload := func() string {
+		res, b := postFile(t, srv, key, team, "", mediatest.PNG(8, 8))
+		require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+		return decodeUpload(t, b).ID
+	}
+	photo, other := upload(), upload()
+	both := `{"MASTODON":{"text":"m","uploadIds":["` + photo + `","` + other + `"]}}`
+	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"L","postDate":"`+soon(time.Hour)+`","status":"DRAFT",
+		"socialAccountTypes":["MASTODON"],"data":`+both+`}`)
+	require.Equal(t, http.StatusOK, st, string(b))
+	links := func() map[string]string { // upload id → row version, or "deleted"
+		t.Helper()
+		rows, err := srv.Pool.Query(context.Background(), `SELECT upload_id::text, CASE WHEN deleted_at IS NULL THEN xmin::text ELSE 'deleted' END
+			FROM post_uploads WHERE post_id = $1`, p.ID)
+		require.NoError(t, err)
+		out := map[string]string{}
+		for rows.Next() {
+			var u, v string
+			require.NoError(t, rows.Scan(&u, &v))
+			out[u] = v
+		}
+		require.NoError(t, rows.Err())
+		return out
+	}
+	patch := func(body string) {
+		t.Helper()
+		st, _, b := postJSON(t, srv, http.MethodPatch, "/api/v1/post/"+p.ID, key, body)
+		require.Equal(t, http.StatusOK, st, string(b))
+	}
+	l0 := links()
+	require.Len(t, l0, 2)
+	patch(`{"title":"Renamed"}`)
+	require.Equal(t, l0, links(), "a title's edit leaves the links' rows")
+	patch(`{"data":{"MASTODON":{"text":"m2","uploadIds":["` + photo + `"]}}}`)
+	l2 := links()
+	require.Equal(t, l0[photo], l2[photo], "the link kept is left as it is")
+	require.Equal(t, "deleted", l2[other])
+	patch(`{"data":` + both + `}`)
+	l3 := links()
+	require.Equal(t, l0[photo], l3[photo])
+	require.NotEqual(t, "deleted", l3[other], "named again, the link is live")
+}

@@ -185,13 +185,22 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			ids = []string{}
 		}
 		up := q.arg(ids)
-		if w.Update != nil { // a new post has no links to remove
+		if w.Create != nil {
+			q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
+    ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now() RETURNING upload_id, created_at, updated_at)`)
+			links = "SELECT array_agg(upload_id) AS ids, array_agg(created_at) AS created, array_agg(updated_at) AS updated FROM links"
+		} else {
+			// A link the edit keeps is left as it is (a title's edit rewrote every link's row): only
+			// links new or revived are written; those kept are read from the statement's snapshot,
+			// taken with the post locked (an edit writes links only with its post locked).
 			q.sql(", gone AS (UPDATE post_uploads SET deleted_at = now(), updated_at = now() WHERE post_id = ", id,
 				" AND deleted_at IS NULL AND NOT (upload_id = ANY(", up, "::uuid[])))")
-		}
-		q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
+			q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
+    WHERE NOT EXISTS (SELECT FROM post_uploads k WHERE k.post_id = `, id, ` AND k.upload_id = u AND k.deleted_at IS NULL)
     ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now() RETURNING upload_id, created_at, updated_at)`)
-		links = "SELECT array_agg(upload_id) AS ids, array_agg(created_at) AS created, array_agg(updated_at) AS updated FROM links"
+			links = "SELECT array_agg(upload_id) AS ids, array_agg(created_at) AS created, array_agg(updated_at) AS updated FROM (SELECT * FROM links UNION ALL " +
+				"SELECT upload_id, created_at, updated_at FROM post_uploads WHERE post_id = " + id + " AND deleted_at IS NULL AND upload_id = ANY(" + up + "::uuid[])) l"
+		}
 	}
 	if a := w.Audit; a != nil {
 		q.sql(", audit AS (INSERT INTO audit_log (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, metadata) VALUES (")

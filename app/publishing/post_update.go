@@ -1,10 +1,13 @@
 package publishing
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"time"
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/store"
@@ -91,7 +94,7 @@ func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, 
 		Update: &store.UpdatePostParams{ID: row.ID, Title: in.title, ReferenceKey: in.referenceKey, PostDate: in.postDate,
 			Status: string(in.status), SocialAccountTypes: networkStrings(in.types), Data: data, FirstComment: firstCommentJSON(in.firstComment),
 			CountedAt: row.CountedAt, ReviewNote: row.ReviewNote},
-		Targets: planTargets(row.OrganizationID, row.ID, r.Targets, in, accounts),
+		Targets: changedTargets(planTargets(row.OrganizationID, row.ID, r.Targets, in, accounts), r.Targets),
 		Uploads: &store.ReplacePostUploadLinksParams{PostID: row.ID, UploadIds: postUploadIDs(in)},
 		Audit: auditRow(app.AuditBy(pr, app.AuditItem{Action: "post.updated", TargetType: "post", TargetID: row.ID,
 			Metadata: map[string]any{"status": in.status}})),
@@ -135,4 +138,58 @@ func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, 
 		}
 	}
 	return s.writtenRecord(ctx, written, r.Targets, r.Accounts, uploadRows, r.ShowVerboseErrors), nil
+}
+
+// changedTargets drops the reschedules that would leave a target as it was read (a title's edit),
+// so that the write statement carries only the targets' changes; the statement's own comparison
+// (store.writePostOne) stays the rule, this spares it the rows and their arguments. The optimistic
+// check (or the lock) makes the targets read the targets written.
+func changedTargets(writes []store.TargetWrite, read []store.PublishTarget) []store.TargetWrite {
+	byID := make(map[string]*store.PublishTarget, len(read))
+	for i := range read {
+		byID[read[i].ID] = &read[i]
+	}
+	out := writes[:0]
+	for _, w := range writes {
+		if r := w.Reschedule; r != nil {
+			if t := byID[r.ID]; t != nil && t.Status == r.Status && equalTime(t.DueAt, r.DueAt) && equalString(t.SocialAccountID, r.SocialAccountID) &&
+				t.Error == nil && t.ErrorVerbose == nil && t.NextAttemptAt == nil && sameJSON(t.Payload, r.Payload) {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func equalTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
+func equalString(a, b *string) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+// sameJSON says two JSON documents are the same value as jsonb compares them, or answers false
+// (numbers compare as written: 1.0 and 1 count as different, which only costs a rewrite).
+func sameJSON(a, b []byte) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	va, ok := decodeJSON(a)
+	if !ok {
+		return false
+	}
+	vb, ok := decodeJSON(b)
+	return ok && reflect.DeepEqual(va, vb)
+}
+
+func decodeJSON(b []byte) (any, bool) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil || d.More() {
+		return nil, false
+	}
+	return v, true
 }

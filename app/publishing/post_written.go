@@ -110,5 +110,7 @@ func (s *Service) writtenRecord(ctx context.Context, w store.PostWritten, before
 			r.UploadLinks, r.Uploads = append(r.UploadLinks, l), append(r.Uploads, u)
 		}
 	}
-	return &s.buildPostViews(ctx, []store.Post{w.Post}, r, true, false)[0]
+	p := &s.buildPostViews(ctx, []store.Post{w.Post}, r, true, false)[0]
+	p.StoredData = w.Post.Data // the API answers from the stored form, as GET post does; the dashboard reads Data
+	return p
 }
