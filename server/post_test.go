@@ -98,9 +98,7 @@ func TestPostPublishesToMastodon(t *testing.T) {
 	key := apiKeyFor(t, srv)
 	team := newTeam(t, srv, key, "Fedi")
 	account := connectNetwork(t, srv, key, team, "MASTODON")
-	res, b := postFile(t, srv, key, team, "", mediatest.PNG(8, 8))
-	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
-	upload := decodeUpload(t, b).ID
+	upload := uploadPhoto(t, srv, key, team)
 
 	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"Launch","referenceKey":"launch-1",
 		"postDate":"`+soon(time.Second)+`","status":"SCHEDULED","socialAccountTypes":["MASTODON"],
@@ -112,7 +110,7 @@ func TestPostPublishesToMastodon(t *testing.T) {
 	require.Equal(t, account, p.SocialAccounts[0].SocialAccountID)
 
 	// The upload is used by a scheduled post: it cannot be deleted.
-	res, b = do(t, http.MethodDelete, srv.URL+"/api/v1/upload/"+upload, "", "x-api-key", key)
+	res, b := do(t, http.MethodDelete, srv.URL+"/api/v1/upload/"+upload, "", "x-api-key", key)
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, string(b))
 
 	p = waitPost(t, srv, key, p.ID, "POSTED")
@@ -362,4 +360,12 @@ func TestPostErrorsAndRetry(t *testing.T) {
 	require.NoError(t, srv.Pool.QueryRow(context.Background(), `SELECT next_attempt_at, outcome_unknown FROM publish_targets WHERE post_id = $1`, p.ID).Scan(&next, &unknown))
 	require.WithinDuration(t, time.Now().Add(300*time.Second), next, 5*time.Second)
 	require.False(t, unknown)
+}
+
+// uploadPhoto uploads an 8×8 PNG to the team's library and answers its id.
+func uploadPhoto(t *testing.T, srv *servertest.Server, key, team string) string {
+	t.Helper()
+	res, b := postFile(t, srv, key, team, "", mediatest.PNG(8, 8))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(b))
+	return decodeUpload(t, b).ID
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/crier/crier/media/mediatest"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -24,12 +23,7 @@ func TestPostWriteAnswersAsGet(t *testing.T) {
 	team := newTeam(t, srv, key, "Writes")
 	connectNetwork(t, srv, key, team, "MASTODON")
 	connectNetwork(t, srv, key, team, "TWITTER")
-	upload := func() string {
-		res, b := postFile(t, srv, key, team, "", mediatest.PNG(8, 8))
-		require.Equal(t, http.StatusOK, res.StatusCode, string(b))
-		return decodeUpload(t, b).ID
-	}
-	photo, other := upload(), upload()
+	photo, other := uploadPhoto(t, srv, key, team), uploadPhoto(t, srv, key, team)
 	same := func(method, path, body string) string {
 		t.Helper()
 		st, p, b := postJSON(t, srv, method, path, key, body)
@@ -142,12 +136,7 @@ func TestEditKeepsUnchangedUploadLinks(t *testing.T) {
 	key := apiKeyFor(t, srv)
 	team := newTeam(t, srv, key, "Links")
 	connectNetwork(t, srv, key, team, "MASTODON")
-	upload := func() string {
-		res, b := postFile(t, srv, key, team, "", mediatest.PNG(8, 8))
-		require.Equal(t, http.StatusOK, res.StatusCode, string(b))
-		return decodeUpload(t, b).ID
-	}
-	photo, other := upload(), upload()
+	photo, other := uploadPhoto(t, srv, key, team), uploadPhoto(t, srv, key, team)
 	both := `{"MASTODON":{"text":"m","uploadIds":["` + photo + `","` + other + `"]}}`
 	st, p, b := postJSON(t, srv, http.MethodPost, "/api/v1/post", key, `{"teamId":"`+team+`","title":"L","postDate":"`+soon(time.Hour)+`","status":"DRAFT",
 		"socialAccountTypes":["MASTODON"],"data":`+both+`}`)
