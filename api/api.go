@@ -176,9 +176,9 @@ func (g *guard) route(method, path string) echo.MiddlewareFunc {
 				return err
 			}
 			if c.Request().Body == http.NoBody { // net/http's for a request without a body: nothing to limit
-				return validated(c)
+				return sized(c, validated)
 			}
-			return limited(c)
+			return sized(c, limited)
 		}
 	}
 }
