@@ -18,6 +18,7 @@ import (
 // answers was signed at most that long before. Nothing in a record depends on the principal
 // beyond its organization, which the version read is scoped by (and hashes).
 type postCache struct {
+	budget int // bytes per shard; 0: the cache keeps nothing
 	seed   maphash.Seed
 	now    func() time.Time
 	shards [postCacheShards]postShard
@@ -25,9 +26,6 @@ type postCache struct {
 
 const (
 	postCacheShards = 16
-	// postCacheBytes bounds the JSON kept, per process: about 1,800 posts of 4.4 KB (GET post at
-	// 16 concurrent ran in 133 MB of RSS; the goal is 150 MB).
-	postCacheBytes  = 8 << 20
 	postCacheMaxAge = 5 * time.Minute
 	postEntryCost   = 128 // an entry's overhead beyond its JSON: the id, the list element, the map slot
 )
@@ -46,8 +44,9 @@ type postEntry struct {
 	json    []byte // GET post's answer (the record and a newline); never written to once kept: answers share it
 }
 
-func newPostCache(now func() time.Time) *postCache {
-	c := &postCache{seed: maphash.MakeSeed(), now: now}
+// newPostCache answers a cache of at most bytes of records (config.PostCacheMB).
+func newPostCache(now func() time.Time, bytes int) *postCache {
+	c := &postCache{budget: bytes / postCacheShards, seed: maphash.MakeSeed(), now: now}
 	for i := range c.shards {
 		c.shards[i].byID = map[string]*list.Element{}
 	}
@@ -90,7 +89,7 @@ func (c *postCache) get(id string, version int64) []byte {
 func (c *postCache) put(id string, version int64, at time.Time, json []byte) {
 	e := &postEntry{id: id, version: version, at: at, json: append(append(make([]byte, 0, len(json)+1), json...), '\n')}
 	cost := len(e.json) + len(id) + postEntryCost
-	const budget = postCacheBytes / postCacheShards
+	budget := c.budget
 	if cost > budget {
 		return
 	}
