@@ -87,12 +87,12 @@ func (c *postCache) get(id string, version int64) []byte {
 // put keeps a copy of json (a record, without GET's trailing newline) as id's at version, read
 // from at on (the time before the read, whose URLs were signed after it).
 func (c *postCache) put(id string, version int64, at time.Time, json []byte) {
-	e := &postEntry{id: id, version: version, at: at, json: append(append(make([]byte, 0, len(json)+1), json...), '\n')}
-	cost := len(e.json) + len(id) + postEntryCost
+	cost := len(json) + 1 + len(id) + postEntryCost
 	budget := c.budget
 	if cost > budget {
 		return
 	}
+	e := &postEntry{id: id, version: version, at: at, json: append(append(make([]byte, 0, len(json)+1), json...), '\n')}
 	s := c.shard(id)
 	s.mu.Lock()
 	defer s.mu.Unlock()
