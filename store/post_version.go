@@ -52,7 +52,7 @@ func ReadPostVersion(ctx context.Context, db DBTX, orgID, id string) (v int64, o
 	if err != nil {
 		return 0, false, fmt.Errorf("store: read post version: %w", err)
 	}
-	page, _, _, err := versionsOf(rows)
+	page, _, _, err := versionsOf(rows, 1)
 	if err != nil {
 		return 0, false, fmt.Errorf("store: read post version: %w", err)
 	}
@@ -67,7 +67,7 @@ func ReadPostVersion(ctx context.Context, db DBTX, orgID, id string) (v int64, o
 // new as the version or newer — never older, which a version read after them could pair with.
 func queuePostVersion(b *pgx.Batch, orgID string, id any, into *PostReads) {
 	b.Queue(readPostVersion, orgID, id).Query(func(rows pgx.Rows) error {
-		page, _, _, err := versionsOf(rows)
+		page, _, _, err := versionsOf(rows, 1)
 		if len(page) > 0 {
 			into.Version, into.Versioned = page[0].Version, true
 		}
@@ -99,7 +99,7 @@ FROM page`, col, dir, strings.Join(where, " AND "), len(args)-1, len(args)) +
 	if err != nil {
 		return nil, 0, false, fmt.Errorf("store: list post versions: %w", err)
 	}
-	if page, total, live, err = versionsOf(rows); err != nil {
+	if page, total, live, err = versionsOf(rows, max(f.Limit, 1)); err != nil {
 		return nil, 0, false, fmt.Errorf("store: list post versions: %w", err)
 	}
 	return page, total, live, nil
@@ -109,9 +109,9 @@ FROM page`, col, dir, strings.Join(where, " AND "), len(args)-1, len(args)) +
 var versionSeed = maphash.MakeSeed()
 
 // versionsOf hashes the rows of a version statement into each post's version, in the page's
-// order. The rows of a post's targets and links are summed, each hashed alone: their order does
+// order (n: how many posts are likely). The rows of a post's targets and links are summed, each hashed alone: their order does
 // not matter, and a row that comes or goes (each has its own id) changes the sum.
-func versionsOf(rows pgx.Rows) (page []PostVersion, total int, live bool, err error) {
+func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool, err error) {
 	defer rows.Close()
 	type post struct {
 		n, total   int64
@@ -120,8 +120,8 @@ func versionsOf(rows pgx.Rows) (page []PostVersion, total int, live bool, err er
 		verbose    bool
 		sums, rows [3]uint64
 	}
-	var posts []post
-	at := map[string]int{} // a post's raw id → its place in posts
+	posts := make([]post, 0, n)
+	at := make(map[string]int, n) // a post's raw id → its place in posts
 	var h maphash.Hash
 	h.SetSeed(versionSeed)
 	r := newRawRow(rows)
