@@ -14,7 +14,7 @@ import (
 // dropping the least recently used, and is safe to share.
 func TestPostCacheBounds(t *testing.T) {
 	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
-	c := newPostCache(func() time.Time { return now }, postCacheShards*(3*(100+1+2+postEntryCost)))
+	c := newPostCache(func() time.Time { return now }, postCacheShards*(3*(100+1+4+postEntryCost)))
 	rec := bytes.Repeat([]byte("x"), 100)
 	c.put("a", 1, now, rec)
 	require.Equal(t, append(append([]byte(nil), rec...), '\n'), c.get("a", 1))
@@ -28,7 +28,7 @@ func TestPostCacheBounds(t *testing.T) {
 	// one shard holds three entries: a fourth drops the least recently used
 	var ids []string
 	for i := 0; len(ids) < 4; i++ {
-		if id := fmt.Sprint(i); c.shard(id) == c.shard("first") {
+		if id := fmt.Sprintf("%04d", i); c.shard(id) == c.shard("first") {
 			ids = append(ids, id)
 		}
 	}
