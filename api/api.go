@@ -60,12 +60,14 @@ type Server struct {
 	svc      *app.Service
 	pub      *publishing.Service // posts and comments
 	sessions *sessions.CookieStore
+	posts    *postCache // records of GET post and list, checked by version (post_cache.go)
 }
 
 // Register mounts /api/v1 on e.
 //
 // sessions is the dashboard's cookie store: the API accepts its session cookie besides x-api-key.
-func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions *sessions.CookieStore, log *slog.Logger) error {
+// postCacheBytes bounds the cache of posts' records (post_cache.go; 0: none).
+func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions *sessions.CookieStore, log *slog.Logger, postCacheBytes int) error {
 	doc, err := LoadContract()
 	if err != nil {
 		return err
@@ -80,7 +82,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions}, nil))
+	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions, posts: newPostCache(svc.Core().Now, postCacheBytes)}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)

@@ -41,14 +41,40 @@ type postEditedJSON struct{ postGetJSON }
 
 func (r postEditedJSON) VisitPostUpdateResponse(w http.ResponseWriter) error { return r.write(w) }
 
-// PostGet answers GET /post/{id}.
+// PostGet answers GET /post/{id}: from the cache when it holds the post at its current version
+// (one narrow statement); else read with its version, first in the read's round trip, and kept.
 func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
-	post, err := s.pub.GetPostStored(ctx, req.Id)
+	id := req.Id
+	if s.posts.has(id) {
+		v, ok, err := s.pub.PostVersion(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if b := s.posts.get(id, v); b != nil {
+				return postGetJSON{raw: b}, nil
+			}
+			// changed: read it (after the version, so as new or newer: a newer one only misses next time)
+			at := s.svc.Core().Now()
+			post, err := s.pub.GetPostStored(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			out, data, err := toPostStored(*post, nil)
+			return postGetJSON{post: out, data: data, keep: func(j []byte) { s.posts.put(id, v, at, j) }}, err
+		}
+	}
+	at := s.svc.Core().Now()
+	post, v, ok, err := s.pub.GetPostStoredVersioned(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	out, data, err := toPostStored(*post, nil)
-	return postGetJSON{out, data}, err
+	r := postGetJSON{post: out, data: data}
+	if ok {
+		r.keep = func(j []byte) { s.posts.put(id, v, at, j) }
+	}
+	return r, err
 }
 
 // PostGetByReferenceKey answers GET /post/reference-key/{referenceKey}.
@@ -61,7 +87,8 @@ func (s *Server) PostGetByReferenceKey(ctx context.Context, req PostGetByReferen
 	return postGetJSON{post: out}, err
 }
 
-// PostGetList answers GET /post.
+// PostGetList answers GET /post: the page's ids with their versions first (one statement), the
+// posts the cache holds at those versions from there, the others read (one round trip) and kept.
 func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) (PostGetListResponseObject, error) {
 	q := req.Params
 	f := app.PostFilter{TeamID: q.TeamId, Q: q.Q, PostDateFrom: q.PostDateFrom, PostDateTo: q.PostDateTo}
@@ -78,7 +105,62 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 	if q.Platforms != nil {
 		f.Platforms = networks(*q.Platforms)
 	}
-	posts, total, err := s.pub.ListPostsStored(ctx, f, app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit))
+	page := app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit)
+	versions, total, err := s.pub.ListPostVersions(ctx, f, page)
+	if err != nil {
+		return nil, err
+	}
+	if len(versions) == 0 { // an empty page, or past its end: as it always was (the team's 404, the total)
+		return s.postList(ctx, f, page)
+	}
+	raw := make([][]byte, len(versions))
+	var missed []string
+	for i, v := range versions {
+		if b := s.posts.get(v.ID, v.Version); b != nil {
+			raw[i] = b[:len(b)-1] // without GET's newline
+		} else {
+			missed = append(missed, v.ID)
+		}
+	}
+	r := postListJSON{items: make([]Post, len(versions)), data: make([][]byte, len(versions)), raw: raw, total: float32(total)}
+	if len(missed) == 0 {
+		return r, nil
+	}
+	at := s.svc.Core().Now()
+	posts, err := s.pub.PostsStored(ctx, missed) // read after the versions: as new or newer
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*app.Post, len(posts))
+	for i := range posts {
+		byID[posts[i].ID] = &posts[i]
+	}
+	var memo recordMemo
+	keep := make([]int64, len(versions))
+	for i, v := range versions {
+		if raw[i] != nil {
+			continue
+		}
+		p := byID[v.ID]
+		if p == nil { // gone since the versions' read: left out, as a read of the page would
+			if r.gone == nil {
+				r.gone = make([]bool, len(versions))
+			}
+			r.gone[i] = true
+			continue
+		}
+		if r.items[i], r.data[i], err = toPostStored(*p, &memo); err != nil {
+			return nil, err
+		}
+		keep[i] = v.Version
+	}
+	r.keep = func(i int, j []byte) { s.posts.put(versions[i].ID, keep[i], at, j) }
+	return r, nil
+}
+
+// postList is GET post list read whole, as before the cache (a page without posts).
+func (s *Server) postList(ctx context.Context, f app.PostFilter, page app.Page) (PostGetListResponseObject, error) {
+	posts, total, err := s.pub.ListPostsStored(ctx, f, page)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +225,7 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 		}
 	}
 	post, err := s.pub.UpdatePost(ctx, req.Id, p)
+	s.posts.forget(req.Id) // after the write: a read before it could fill the entry anew
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +233,7 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 		// data as it was: its JSON is likely known already (api/post_data.go's table, by stored
 		// form); new data would only fill the table with a form no GET has asked for yet
 		out, stored, err := toPostStored(*post, nil)
-		return postEditedJSON{postGetJSON{out, stored}}, err
+		return postEditedJSON{postGetJSON{post: out, data: stored}}, err
 	}
 	out, err := toPost(*post)
 	return PostUpdate200JSONResponse(out), err
@@ -159,6 +242,7 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 // PostDelete answers DELETE /post/{id} with the deleted post.
 func (s *Server) PostDelete(ctx context.Context, req PostDeleteRequestObject) (PostDeleteResponseObject, error) {
 	post, err := s.pub.DeletePost(ctx, req.Id)
+	s.posts.forget(req.Id) // after the write: a read before it could fill the entry anew
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +253,7 @@ func (s *Server) PostDelete(ctx context.Context, req PostDeleteRequestObject) (P
 // PostRetry answers POST /post/{id}/retry.
 func (s *Server) PostRetry(ctx context.Context, req PostRetryRequestObject) (PostRetryResponseObject, error) {
 	post, err := s.pub.RetryPost(ctx, req.Id)
+	s.posts.forget(req.Id) // after the write: a read before it could fill the entry anew
 	if err != nil {
 		return nil, err
 	}

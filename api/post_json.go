@@ -17,10 +17,13 @@ import (
 // included); TestPostJSONMatchesEncoding holds them equal.
 
 // postGetJSON answers GET post (and GET post by reference key). data, when set, is the JSON of
-// post.Data (dataJSON), written as is.
+// post.Data (dataJSON), written as is. raw, when set, is the whole answer, from the cache; keep,
+// when set, is given the record's JSON once written (to fill the cache).
 type postGetJSON struct {
 	post Post
 	data []byte
+	raw  []byte
+	keep func(record []byte)
 }
 
 func (r postGetJSON) VisitPostGetResponse(w http.ResponseWriter) error { return r.write(w) }
@@ -29,19 +32,30 @@ func (r postGetJSON) VisitPostGetByReferenceKeyResponse(w http.ResponseWriter) e
 }
 
 func (r postGetJSON) write(w http.ResponseWriter) error {
+	if r.raw != nil {
+		return writeJSON(w, r.raw)
+	}
 	e := postEncoder{b: getBuf()}
 	defer e.free()
 	if err := e.post(&r.post, r.data); err != nil {
 		return err
 	}
+	if r.keep != nil {
+		r.keep(e.b)
+	}
 	e.b = append(e.b, '\n')
 	return writeJSON(w, e.b)
 }
 
-// postListJSON answers GET post list; data[i], when set, is the JSON of items[i].Data.
+// postListJSON answers GET post list; data[i], when set, is the JSON of items[i].Data. raw[i], when
+// set, is item i's JSON as is (from the cache; items[i] is then unset); gone[i] leaves item i out;
+// keep, when set, is given each item's JSON it writes.
 type postListJSON struct {
 	items []Post
 	data  [][]byte
+	raw   [][]byte
+	gone  []bool
+	keep  func(i int, record []byte)
 	total float32
 }
 
@@ -52,16 +66,29 @@ func (r postListJSON) VisitPostGetListResponse(w http.ResponseWriter) error {
 		e.b = append(e.b, `{"items":null`...)
 	} else {
 		e.b = append(e.b, `{"items":[`...)
+		first := true
 		for i := range r.items {
-			if i > 0 {
+			if i < len(r.gone) && r.gone[i] {
+				continue
+			}
+			if !first {
 				e.b = append(e.b, ',')
+			}
+			first = false
+			if i < len(r.raw) && r.raw[i] != nil {
+				e.b = append(e.b, r.raw[i]...)
+				continue
 			}
 			var data []byte
 			if i < len(r.data) {
 				data = r.data[i]
 			}
+			start := len(e.b)
 			if err := e.post(&r.items[i], data); err != nil {
 				return err
+			}
+			if r.keep != nil {
+				r.keep(i, e.b[start:])
 			}
 		}
 		e.b = append(e.b, ']')

@@ -48,7 +48,7 @@ func TestPostJSONMatchesEncoding(t *testing.T) {
 		data, err := dataJSON(stored)
 		require.NoError(t, err)
 		got = httptest.NewRecorder()
-		require.NoError(t, postGetJSON{out, data}.VisitPostGetResponse(got))
+		require.NoError(t, postGetJSON{post: out, data: data}.VisitPostGetResponse(got))
 		require.Equal(t, want.Body.String(), got.Body.String(), name)
 		requireSameHeaders(t, want, got)
 		require.Equal(t, want.Code, got.Code, name)

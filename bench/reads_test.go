@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -19,7 +20,11 @@ import (
 // system), pg-cpu-µs/op that of the database's backends (from /proc, where PostgreSQL runs on this
 // machine; absent otherwise), both at the 10 ms resolution of the kernel's accounting.
 func BenchmarkReads(b *testing.B) {
-	srv := servertest.Start(b, servertest.Options{NoWorkers: true})
+	opts := servertest.Options{NoWorkers: true}
+	if mb := os.Getenv("CRIER_POST_CACHE_MB"); mb != "" { // 0: every GET post and list reads its posts (a cold read)
+		opts.Env = map[string]string{"CRIER_POST_CACHE_MB": mb}
+	}
+	srv := servertest.Start(b, opts)
 	o := seed(b, srv, 60)
 	for _, c := range []struct{ name, path string }{
 		{"post", "/api/v1/post/" + o.posts[0]},

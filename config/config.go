@@ -75,6 +75,9 @@ type Config struct {
 	Instances      int
 	MaxInflight    int
 	TrustedProxies []*net.IPNet
+	// PostCacheMB bounds the API's cache of posts' records (CRIER_POST_CACHE_MB, megabytes of
+	// JSON per instance; 0 turns it off): api/post_cache.go.
+	PostCacheMB int
 }
 
 // SandboxBase is the URL the simulated networks are served under (its /sandbox/<network>):

@@ -221,7 +221,7 @@ func newEcho(cfg config.Config, svc *app.Service, pub *publishing.Service, sim *
 	sessions := session.NewStore(cfg.Secret, cfg.Production())
 	e.Use(withClientIP, limitPages(cfg.RateLimits.Share(cfg.Instances), sessions, svc.Core().Now))
 
-	if err := api.Register(e, svc, pub, sessions, log); err != nil {
+	if err := api.Register(e, svc, pub, sessions, log, cfg.PostCacheMB<<20); err != nil {
 		return nil, nil, err
 	}
 	if disk, ok := svc.Storage().(*storage.Disk); ok {

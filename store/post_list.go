@@ -28,40 +28,8 @@ var postOrderColumns = map[string]string{
 // ListPostIDs answers one page of the ids of the posts matching f, in order, with the total.
 // Deleted posts are listed only when f.Status is DELETED. (Dynamic SQL: the order column varies.)
 func ListPostIDs(ctx context.Context, db DBTX, f PostListFilter) ([]string, int, error) {
-	where := []string{"organization_id = $1", "team_id = $2"}
-	args := []any{f.OrganizationID, f.TeamID}
-	add := func(cond string, v any) {
-		args = append(args, v)
-		where = append(where, fmt.Sprintf(cond, len(args)))
-	}
-	if f.Status != nil {
-		add("status = $%d", *f.Status)
-	}
-	if f.Status == nil || *f.Status != "DELETED" {
-		where = append(where, "deleted_at IS NULL")
-	}
-	if f.Q != nil && *f.Q != "" {
-		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(*f.Q)+"%")
-		n := len(args)
-		where = append(where, fmt.Sprintf("(title ILIKE $%d OR data::text ILIKE $%d)", n, n))
-	}
-	if len(f.Platforms) > 0 {
-		add("social_account_types && $%d::text[]", f.Platforms)
-	}
-	if f.PostDateFrom != nil {
-		add("post_date >= $%d", *f.PostDateFrom)
-	}
-	if f.PostDateTo != nil {
-		add("post_date <= $%d", *f.PostDateTo)
-	}
-	col, ok := postOrderColumns[f.OrderBy]
-	if !ok {
-		col = "created_at"
-	}
-	dir := "ASC NULLS LAST"
-	if f.Descending {
-		dir = "DESC NULLS LAST"
-	}
+	where, args := postListWhere(f)
+	col, dir := postListOrder(f)
 	args = append(args, f.Limit, f.Offset)
 	sql := fmt.Sprintf("SELECT id, count(*) OVER () FROM posts WHERE %s ORDER BY %s %s, id LIMIT $%d OFFSET $%d",
 		strings.Join(where, " AND "), col, dir, len(args)-1, len(args))
@@ -93,4 +61,48 @@ func ListPostIDs(ctx context.Context, db DBTX, f PostListFilter) ([]string, int,
 		total = int(n)
 	}
 	return ids, total, nil
+}
+
+// postListWhere is the page's conditions and their arguments ($1 the organization, $2 the team).
+func postListWhere(f PostListFilter) ([]string, []any) {
+	where := []string{"organization_id = $1", "team_id = $2"}
+	args := []any{f.OrganizationID, f.TeamID}
+	add := func(cond string, v any) {
+		args = append(args, v)
+		where = append(where, fmt.Sprintf(cond, len(args)))
+	}
+	if f.Status != nil {
+		add("status = $%d", *f.Status)
+	}
+	if f.Status == nil || *f.Status != "DELETED" {
+		where = append(where, "deleted_at IS NULL")
+	}
+	if f.Q != nil && *f.Q != "" {
+		args = append(args, "%"+strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(*f.Q)+"%")
+		n := len(args)
+		where = append(where, fmt.Sprintf("(title ILIKE $%d OR data::text ILIKE $%d)", n, n))
+	}
+	if len(f.Platforms) > 0 {
+		add("social_account_types && $%d::text[]", f.Platforms)
+	}
+	if f.PostDateFrom != nil {
+		add("post_date >= $%d", *f.PostDateFrom)
+	}
+	if f.PostDateTo != nil {
+		add("post_date <= $%d", *f.PostDateTo)
+	}
+	return where, args
+}
+
+// postListOrder is the page's order column and direction.
+func postListOrder(f PostListFilter) (col, dir string) {
+	c, ok := postOrderColumns[f.OrderBy]
+	if !ok {
+		c = "created_at"
+	}
+	col, dir = c, "ASC NULLS LAST"
+	if f.Descending {
+		dir = "DESC NULLS LAST"
+	}
+	return col, dir
 }

@@ -46,6 +46,8 @@ type PostReads struct {
 	UploadLinks       []PostUpload    // links to live uploads only, in order
 	Uploads           []Upload        // those uploads
 	Accounts          []SocialAccount // with links: the live accounts of the posts' teams that targets name
+	Version           int64           // ReadPostVersioned: the post's version (post_version.go), when Versioned
+	Versioned         bool
 }
 
 // ReadPosts reads the organization's posts among ids with their targets and, with links, their
@@ -55,6 +57,15 @@ type PostReads struct {
 // checked to be a live team of the organization (TeamLive). Rows are scanned by hand, column by
 // column: pgx's struct scanning reflected over every row (issue 15).
 func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string) (PostReads, error) {
+	return readPosts(ctx, db, orgID, ids, links, teamID, false)
+}
+
+// ReadPostVersioned is ReadPosts of one post with its links and, first in the batch, its version.
+func ReadPostVersioned(ctx context.Context, db Batcher, orgID, id string) (PostReads, error) {
+	return readPosts(ctx, db, orgID, []string{id}, true, "", true)
+}
+
+func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string, version bool) (PostReads, error) {
 	var out PostReads
 	// The ids go four times to PostgreSQL: encoded once as binary uuids, not parsed from text each
 	// time (one that does not parse is sent as text, for PostgreSQL's own answer to it).
@@ -67,6 +78,9 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		}
 	}
 	b := &pgx.Batch{}
+	if _, one := idArg.(pgtype.UUID); one && version {
+		queuePostVersion(b, orgID, idArg, &out)
+	}
 	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
 	b.Queue(postsSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Posts = make([]Post, 0, len(ids))

@@ -75,13 +75,7 @@ func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page
 	}
 	// Two round trips: the page's ids, then the posts with everything they show and the team's
 	// check (a page of a deleted or foreign team is empty, so its 404 loses nothing by coming second).
-	lf := store.PostListFilter{OrganizationID: pr.OrganizationID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
-		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
-	if f.Status != nil {
-		st := string(*f.Status)
-		lf.Status = &st
-	}
-	ids, total, err := store.ListPostIDs(ctx, s.db, lf)
+	ids, total, err := store.ListPostIDs(ctx, s.db, listFilter(pr.OrganizationID, f, page))
 	if err != nil {
 		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
 	}
@@ -93,4 +87,14 @@ func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page
 		return nil, 0, app.NotFound("Team")
 	}
 	return out, total, nil
+}
+
+func listFilter(orgID string, f app.PostFilter, page app.Page) store.PostListFilter {
+	lf := store.PostListFilter{OrganizationID: orgID, TeamID: f.TeamID, OrderBy: f.OrderBy, Descending: f.Order != "ASC",
+		Q: f.Q, Platforms: networkStrings(f.Platforms), PostDateFrom: f.PostDateFrom, PostDateTo: f.PostDateTo, Offset: page.Offset, Limit: page.Limit}
+	if f.Status != nil {
+		st := string(*f.Status)
+		lf.Status = &st
+	}
+	return lf
 }

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A post's version: a hash of everything its record shows, read with one narrow statement, which
+// the API's cache of records checks before answering one from memory (api/post_cache.go). It
+// hashes each contributing row's xmin (the transaction that wrote the row: every INSERT, UPDATE or
+// DELETE changes it, and a read sees committed rows only) with the row's id — the post, each of its
+// targets and the account each names, each upload link and its upload — and the organization's
+// show_verbose_errors (its value: the row's other columns change often and show nothing here). A
+// row that goes (a target, a link, a purged upload) leaves the hashed set. Rows changed for what
+// the record does not show (a target's lease, an account's tokens) only cost a miss.
+//
+// The statement answers one narrow row per contributing row (kind 0: the post, with its place in
+// the page, the total, the organization's show_verbose_errors and the team's liveness; 1: a target
+// and its account; 2: an upload link and its upload) and Go hashes them (versionsOf): hashing in
+// SQL took one subplan per post and per kind (string_agg over each post's targets, then uploads),
+// a third more of PostgreSQL's time for a page of 20 than these two index joins over the page.
+const postVersionBranches = `
+UNION ALL SELECT 1, NULL, t.post_id, NULL, t.xmin, sa.xmin, NULL, NULL, t.id
+FROM publish_targets t LEFT JOIN social_accounts sa ON sa.id = t.social_account_id
+WHERE t.organization_id = $1 AND %[1]s
+UNION ALL SELECT 2, NULL, pu.post_id, NULL, pu.xmin, u.xmin, NULL, NULL, pu.upload_id
+FROM post_uploads pu LEFT JOIN uploads u ON u.id = pu.upload_id
+WHERE %[2]s`
+
+// readPostVersion is one post's version rows (no kind 0 row: not the organization's post).
+var readPostVersion = `-- name: ReadPostVersion
+SELECT 0, 1::int8, p.id, 0::int8, p.xmin, NULL::xid, o.show_verbose_errors, true, NULL::uuid
+FROM posts p JOIN organizations o ON o.id = p.organization_id
+WHERE p.organization_id = $1 AND p.id = $2::uuid` +
+	fmt.Sprintf(postVersionBranches, "t.post_id = $2::uuid", "pu.post_id = $2::uuid")
+
+// ReadPostVersion answers the version of the organization's post id; ok is false when there is no
+// such post (or id is not a uuid: the caller's full read answers why).
+func ReadPostVersion(ctx context.Context, db DBTX, orgID, id string) (v int64, ok bool, err error) {
+	u, valid := pgUUID(id)
+	if !valid {
+		return 0, false, nil
+	}
+	rows, err := db.Query(ctx, readPostVersion, orgID, u)
+	if err != nil {
+		return 0, false, fmt.Errorf("store: read post version: %w", err)
+	}
+	page, _, _, err := versionsOf(rows, 1)
+	if err != nil {
+		return 0, false, fmt.Errorf("store: read post version: %w", err)
+	}
+	if len(page) == 0 {
+		return 0, false, nil
+	}
+	return page[0].Version, true, nil
+}
+
+// queuePostVersion queues readPostVersion first in a post's read (ReadPosts with a version): a
+// statement of a batch sees what committed before it started, so the rows read after it are as
+// new as the version or newer — never older, which a version read after them could pair with.
+func queuePostVersion(b *pgx.Batch, orgID string, id any, into *PostReads) {
+	b.Queue(readPostVersion, orgID, id).Query(func(rows pgx.Rows) error {
+		page, _, _, err := versionsOf(rows, 1)
+		if len(page) > 0 {
+			into.Version, into.Versioned = page[0].Version, true
+		}
+		return err
+	})
+}
+
+// PostVersion is a post of a page with its version.
+type PostVersion struct {
+	ID      string
+	Version int64
+}
+
+// ListPostVersions is ListPostIDs answering each post's version too, and whether the team is a
+// live team of the organization, in one statement. A page without posts answers none, and live
+// false: the caller reads as ListPostIDs' callers do.
+func ListPostVersions(ctx context.Context, db DBTX, f PostListFilter) (page []PostVersion, total int, live bool, err error) {
+	where, args := postListWhere(f)
+	col, dir := postListOrder(f)
+	args = append(args, f.Limit, f.Offset)
+	sql := fmt.Sprintf(`WITH page AS MATERIALIZED (
+  SELECT row_number() OVER (ORDER BY %[1]s %[2]s, id) AS n, id, count(*) OVER () AS total, xmin FROM posts
+  WHERE %[3]s ORDER BY %[1]s %[2]s, id LIMIT $%[4]d OFFSET $%[5]d)
+SELECT 0, n, id, total, xmin, NULL::xid, (SELECT show_verbose_errors FROM organizations WHERE id = $1),
+  EXISTS (SELECT 1 FROM teams WHERE id = $2 AND organization_id = $1 AND deleted_at IS NULL), NULL::uuid
+FROM page`, col, dir, strings.Join(where, " AND "), len(args)-1, len(args)) +
+		fmt.Sprintf(postVersionBranches, "t.post_id IN (SELECT id FROM page)", "pu.post_id IN (SELECT id FROM page)")
+	rows, err := db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("store: list post versions: %w", err)
+	}
+	if page, total, live, err = versionsOf(rows, max(f.Limit, 1)); err != nil {
+		return nil, 0, false, fmt.Errorf("store: list post versions: %w", err)
+	}
+	return page, total, live, nil
+}
+
+// versionSeed seeds the versions' hash: they are compared within this process only.
+var versionSeed = maphash.MakeSeed()
+
+// versionsOf hashes the rows of a version statement into each post's version, in the page's
+// order (n: how many posts are likely). The rows of a post's targets and links are summed, each hashed alone: their order does
+// not matter, and a row that comes or goes (each has its own id) changes the sum.
+func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool, err error) {
+	defer rows.Close()
+	type post struct {
+		n, total   int64
+		id         string
+		xmin       []byte
+		verbose    bool
+		sums, rows [3]uint64
+	}
+	posts := make([]post, 0, n)
+	at := make(map[string]int, n) // a post's raw id → its place in posts
+	var h maphash.Hash
+	h.SetSeed(versionSeed)
+	r := newRawRow(rows)
+	for r.next() {
+		var kind int32
+		r.int32(&kind)
+		if kind == 0 {
+			var p post
+			r.int64(&p.n)
+			raw := r.raw(r.col)
+			r.str(&p.id)
+			r.int64(&p.total)
+			p.xmin = append([]byte(nil), r.raw(r.col)...)
+			r.skipN(2)
+			r.boolean(&p.verbose)
+			r.boolean(&live)
+			r.skip()
+			i, seen := at[string(raw)]
+			if !seen {
+				at[string(raw)] = len(posts)
+				posts = append(posts, p)
+				continue
+			}
+			p.sums, p.rows = posts[i].sums, posts[i].rows // the post's rows came first
+			posts[i] = p
+			continue
+		}
+		r.skip()
+		raw := r.raw(r.col)
+		r.skipN(2)
+		h.Reset()
+		h.WriteByte(byte(kind))
+		writeColumn(&h, r.raw(r.col+4)) // the row's id
+		writeColumn(&h, r.raw(r.col))   // its xmin
+		writeColumn(&h, r.raw(r.col+1)) // its account's or upload's
+		r.skipN(5)
+		i, seen := at[string(raw)]
+		if !seen {
+			at[string(raw)] = len(posts)
+			posts = append(posts, post{})
+		}
+		posts[i].sums[kind] += h.Sum64()
+		posts[i].rows[kind]++
+	}
+	if err := r.Err(); err != nil {
+		return nil, 0, false, err
+	}
+	// the page's order (the rows come in it, but nothing in SQL says a UNION keeps it)
+	posts = slices.DeleteFunc(posts, func(p post) bool { return p.id == "" }) // rows of no post of the page
+	slices.SortFunc(posts, func(a, b post) int { return cmp.Compare(a.n, b.n) })
+	page = make([]PostVersion, 0, len(posts))
+	for i := range posts {
+		p := &posts[i]
+		h.Reset()
+		writeColumn(&h, p.xmin)
+		var b [1 + 4*8]byte
+		if p.verbose {
+			b[0] = 1
+		}
+		for k := 1; k < 3; k++ {
+			binary.LittleEndian.PutUint64(b[1+(k-1)*16:], p.sums[k])
+			binary.LittleEndian.PutUint64(b[9+(k-1)*16:], p.rows[k])
+		}
+		_, _ = h.Write(b[:])
+		page = append(page, PostVersion{ID: p.id, Version: int64(h.Sum64())})
+		total = int(p.total)
+	}
+	return page, total, live, nil
+}
+
+// writeColumn writes a column's bytes, length first (NULL apart from empty).
+func writeColumn(h *maphash.Hash, v []byte) {
+	var n [4]byte
+	if v != nil {
+		binary.LittleEndian.PutUint32(n[:], uint32(len(v))+1)
+	}
+	_, _ = h.Write(n[:])
+	_, _ = h.Write(v)
+}
