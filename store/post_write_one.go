@@ -236,47 +236,41 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 	}
 	b.Queue(text, q.args...).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, len(w.Targets))
-		var t PublishTarget
-		// A target's not-null columns are null on the post's row alone: scanned through pointers.
-		var id, org, kind, network, status, attemptKey *string
-		var attempts, version *int32
-		var outcomeUnknown *bool
-		var created, updated *time.Time
-		var linkIDs []string
-		var linkCreated, linkUpdated []time.Time
-		dest := append(postDest(&out.Post), &id, &org, &kind, &t.PostID, &t.CommentID, &network, &t.SocialAccountID, &status, &t.Payload,
-			&attemptKey, &attempts, &t.AttemptStartedAt, &outcomeUnknown, &t.Checkpoints, &version, &t.DueAt, &t.NextAttemptAt,
-			&t.ExternalID, &t.Permalink, &t.Extra, &t.Error, &t.ErrorVerbose, &t.PostedAt, &created, &updated,
-			&linkIDs, &linkCreated, &linkUpdated)
-		const postColumns, linkColumns = 19, 3
+		r := newRawRow(rows)
 		n := 0
-		for rows.Next() {
-			if n++; n == 2 { // the post and its links are the same on every row: scanned once
-				for i := range postColumns {
-					dest[i] = nil
-				}
-				for i := len(dest) - linkColumns; i < len(dest); i++ {
-					dest[i] = nil
-				}
+		for r.next() {
+			if n++; n == 1 {
+				r.post(&out.Post)
+			} else { // the post and its links are the same on every row: decoded once
+				r.skipN(postColumns)
 			}
-			t = PublishTarget{}
-			if err := rows.Scan(dest...); err != nil {
-				return err
+			if r.raw(r.col) == nil { // the post alone: no target written (a target's id is never NULL)
+				r.skipN(targetColumns)
+			} else {
+				var t PublishTarget
+				r.target(&t)
+				out.Targets = append(out.Targets, t)
 			}
-			if n == 1 {
-				out.Links = make([]PostUpload, len(linkIDs))
-				for i, u := range linkIDs {
+			if n > 1 {
+				r.skipN(3)
+				continue
+			}
+			var linkIDs []string
+			var linkCreated, linkUpdated []time.Time
+			r.take()
+			r.pgx(&linkIDs)
+			r.take()
+			r.pgx(&linkCreated)
+			r.take()
+			r.pgx(&linkUpdated)
+			out.Links = make([]PostUpload, len(linkIDs))
+			for i, u := range linkIDs {
+				if i < len(linkCreated) && i < len(linkUpdated) {
 					out.Links[i] = PostUpload{PostID: out.Post.ID, UploadID: u, CreatedAt: linkCreated[i], UpdatedAt: linkUpdated[i]}
 				}
 			}
-			if id == nil { // the post alone: no target written
-				continue
-			}
-			t.ID, t.OrganizationID, t.Kind, t.Network, t.Status, t.AttemptKey = *id, *org, *kind, *network, *status, *attemptKey
-			t.Attempts, t.Version, t.OutcomeUnknown, t.CreatedAt, t.UpdatedAt = *attempts, *version, *outcomeUnknown, *created, *updated
-			out.Targets = append(out.Targets, t)
 		}
-		if err := rows.Err(); err != nil {
+		if err := r.Err(); err != nil {
 			return err
 		}
 		if n == 0 {

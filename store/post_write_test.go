@@ -3,8 +3,12 @@ package store_test
 import (
 	"context"
 	"errors"
+	"reflect"
+	"sort"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/store/storetest"
@@ -120,5 +124,102 @@ INSERT INTO publish_targets (organization_id, kind, post_id, network, status, pa
 	}
 	if err := edit(r.Seen); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The rows a post's write answers and an edit reads are decoded by hand (rawRow): they are what
+// pgx's own scan of the same rows gives, column for column, NULLs included.
+func TestPostWriteRowsDecodeAsPgx(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	const org, team, post, upload = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003",
+		"00000000-0000-4000-8000-000000000004"
+	_, err := pool.Exec(ctx, `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
+INSERT INTO social_accounts (organization_id, team_id, type, username, channels, is_tiktok_business_account, delete_on)
+  VALUES ('`+org+`', '`+team+`', 'MASTODON', 'm', '[{"id": "c"}]', true, now());
+INSERT INTO social_accounts (organization_id, team_id, type) VALUES ('`+org+`', '`+team+`', 'BLUESKY');
+INSERT INTO uploads (id, organization_id, team_id, type, mime, ext, path, file_size, width, video_length, name)
+  VALUES ('`+upload+`', '`+org+`', '`+team+`', 'image', 'image/png', 'png', 'p', 12, 640, 1.5, 'n');`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	postID, due, key, by := post, time.Now(), "k", "00000000-0000-4000-8000-000000000009"
+	got, err := store.WritePost(ctx, pool, store.PostWrite{
+		Create: &store.CreatePostParams{ID: post, OrganizationID: org, TeamID: team, CreatedByID: &by, Title: "T", ReferenceKey: &key, PostDate: due,
+			Status: "DRAFT", SocialAccountTypes: []string{"MASTODON", "BLUESKY"}, Data: []byte(`{"MASTODON": {"text": "x"}}`), FirstComment: []byte(`{"MASTODON": "c"}`), CountedAt: &due},
+		Targets: []store.TargetWrite{
+			{Insert: &store.InsertTargetParams{OrganizationID: org, Kind: "POST", PostID: &postID, Network: "MASTODON", Status: "DRAFT",
+				Payload: []byte(`{"text": "x"}`), AttemptKey: post + ":mastodon", DueAt: &due}},
+			{Insert: &store.InsertTargetParams{OrganizationID: org, Kind: "POST", PostID: &postID, Network: "BLUESKY", Status: "DRAFT",
+				Payload: []byte(`{}`), AttemptKey: post + ":bluesky"}}},
+		Uploads: &store.ReplacePostUploadLinksParams{PostID: post, UploadIds: []string{upload}},
+		Audit:   &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.created", Metadata: []byte(`{}`)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rowsOf := func(sql string, dst any) {
+		t.Helper()
+		rows, err := pool.Query(ctx, sql)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch d := dst.(type) {
+		case *[]store.Post:
+			*d, err = pgx.CollectRows(rows, pgx.RowToStructByPos[store.Post])
+		case *[]store.PublishTarget:
+			*d, err = pgx.CollectRows(rows, pgx.RowToStructByPos[store.PublishTarget])
+		case *[]store.Upload:
+			*d, err = pgx.CollectRows(rows, pgx.RowToStructByPos[store.Upload])
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var posts []store.Post
+	var targets []store.PublishTarget
+	var uploads []store.Upload
+	rowsOf(`SELECT * FROM posts`, &posts)
+	rowsOf(`SELECT * FROM publish_targets ORDER BY kind, network`, &targets)
+	rowsOf(`SELECT * FROM uploads`, &uploads)
+	if len(posts) != 1 || !reflect.DeepEqual(got.Post, posts[0]) {
+		t.Fatalf("written post\n%+v\npgx\n%+v", got.Post, posts)
+	}
+	sort.Slice(got.Targets, func(i, j int) bool { return got.Targets[i].Network < got.Targets[j].Network })
+	if !reflect.DeepEqual(got.Targets, targets) {
+		t.Fatalf("written targets\n%+v\npgx\n%+v", got.Targets, targets)
+	}
+	if len(got.Links) != 1 || got.Links[0].UploadID != upload || got.Links[0].CreatedAt.IsZero() {
+		t.Fatalf("written links %+v", got.Links)
+	}
+
+	_, r, err := store.ReadPostEdit(ctx, pool, org, post, []string{upload}, &key, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Post, posts) || !reflect.DeepEqual(r.KeyOwner, posts) || !reflect.DeepEqual(r.Targets, targets) || !reflect.DeepEqual(r.Uploads, uploads) {
+		t.Fatalf("edit read\n%+v\n%+v\n%+v\n%+v\npgx\n%+v\n%+v\n%+v", r.Post, r.KeyOwner, r.Targets, r.Uploads, posts, targets, uploads)
+	}
+	var accounts []store.SocialAccount
+	rows, err := pool.Query(ctx, `SELECT sa.* FROM social_accounts sa ORDER BY sa.created_at, sa.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if accounts, err = pgx.CollectRows(rows, pgx.RowToStructByPos[store.SocialAccount]); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Accounts, accounts) {
+		t.Fatalf("edit read accounts\n%+v\npgx\n%+v", r.Accounts, accounts)
+	}
+	c, err := store.ReadPostCreate(ctx, pool, org, team, []string{upload}, &key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.TeamLive || !reflect.DeepEqual(c.Accounts, accounts) || !reflect.DeepEqual(c.Uploads, uploads) || !reflect.DeepEqual(c.KeyOwner, posts) {
+		t.Fatalf("create read %+v", c)
 	}
 }
