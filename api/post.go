@@ -142,15 +142,20 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 			p.FirstComment = fc
 		}
 	}
+	if b.Data == nil {
+		// data as it was: its JSON is likely known already (api/post_data.go's table, by stored
+		// form), so the record's data is not decoded; new data would only fill the table with a
+		// form no GET has asked for yet
+		post, err := s.pub.UpdatePostStored(ctx, req.Id, p)
+		if err != nil {
+			return nil, err
+		}
+		out, stored, err := toPostStored(*post, nil)
+		return postEditedJSON{postGetJSON{out, stored}}, err
+	}
 	post, err := s.pub.UpdatePost(ctx, req.Id, p)
 	if err != nil {
 		return nil, err
-	}
-	if b.Data == nil {
-		// data as it was: its JSON is likely known already (api/post_data.go's table, by stored
-		// form); new data would only fill the table with a form no GET has asked for yet
-		out, stored, err := toPostStored(*post, nil)
-		return postEditedJSON{postGetJSON{out, stored}}, err
 	}
 	out, err := toPost(*post)
 	return PostUpdate200JSONResponse(out), err
