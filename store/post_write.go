@@ -151,7 +151,7 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 		}
 		return r.Err()
 	})
-	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collectUploads(&out.Uploads))
+	b.Queue(readPostEditUploads, orgID, uuidArray(uploadIDs), id).Query(collectUploads(&out.Uploads))
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}

@@ -156,14 +156,14 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		q.sql(`, ins AS (INSERT INTO publish_targets (organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, due_at)
     SELECT x.org, x.kind, nullif(x.post, '')::uuid, nullif(x.comment, '')::uuid, x.network, nullif(x.account, '')::uuid, x.status, x.payload,
         x.attempt_key, CASE WHEN x.has_due THEN x.due_at END
-    FROM unnest(`, q.arg(ins.org), "::uuid[], ", q.arg(ins.kind), "::text[], ", q.arg(ins.post), "::text[], ", q.arg(ins.comment), "::text[], ",
+    FROM unnest(`, q.arg(uuidArray(ins.org)), "::uuid[], ", q.arg(ins.kind), "::text[], ", q.arg(ins.post), "::text[], ", q.arg(ins.comment), "::text[], ",
 			q.arg(ins.network), "::text[], ", q.arg(ins.account), "::text[], ", q.arg(ins.status), "::text[], ", q.arg(ins.payload), "::jsonb[], ",
 			q.arg(ins.attemptKey), "::text[], ", q.arg(ins.due), "::timestamptz[], ", q.arg(ins.hasDue), `::bool[])
         AS x(org, kind, post, comment, network, account, status, payload, attempt_key, due_at, has_due)
     RETURNING *)`)
 	}
 	if len(re.id) > 0 {
-		ids := q.arg(re.id)
+		ids := q.arg(uuidArray(re.id))
 		q.sql(`, upd AS (UPDATE publish_targets t SET status = x.status, version = t.version + 1, due_at = CASE WHEN x.has_due THEN x.due_at END,
         payload = x.payload, social_account_id = nullif(x.account, '')::uuid, error = NULL, error_verbose = NULL, next_attempt_at = NULL, updated_at = now()
     FROM unnest(`, ids, "::uuid[], ", q.arg(re.status), "::text[], ", q.arg(re.due), "::timestamptz[], ", q.arg(re.payload), "::jsonb[], ",
@@ -176,7 +176,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
     RETURNING t.*)`)
 	}
 	if len(del) > 0 {
-		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(del), "::uuid[]))")
+		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(uuidArray(del)), "::uuid[]))")
 	}
 	links := "SELECT NULL::uuid[] AS ids, NULL::timestamptz[] AS created, NULL::timestamptz[] AS updated"
 	if w.Uploads != nil {
@@ -184,7 +184,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		if ids == nil {
 			ids = []string{}
 		}
-		up := q.arg(ids)
+		up := q.arg(uuidArray(ids))
 		if w.Create != nil {
 			q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
     ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now() RETURNING upload_id, created_at, updated_at)`)
