@@ -223,3 +223,78 @@ INSERT INTO uploads (id, organization_id, team_id, type, mime, ext, path, file_s
 		t.Fatalf("create read %+v", c)
 	}
 }
+
+// An edit's check of the targets runs once the post is locked, against what was committed by then:
+// a change committed while the edit waited for the post's lock fails the edit; a lock alone,
+// released without a change, does not. (A check in the same statement as the lock, in that
+// statement's snapshot, would miss the first: folding LockPostAsRead into the write must keep it.)
+func TestWritePostChecksAfterTheLock(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	const org, team, post = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"
+	_, err := pool.Exec(ctx, `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
+INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
+  VALUES ('`+post+`', '`+org+`', '`+team+`', 'T', now(), 'DRAFT', '{MASTODON}', '{}');
+INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
+  VALUES ('`+org+`', 'POST', '`+post+`', 'MASTODON', 'DRAFT', '{}', 'a');`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		meanwhile string // run while the post is locked by another transaction
+		changed   bool
+	}{
+		{`UPDATE publish_targets SET attempts = attempts + 1`, true},
+		{`UPDATE posts SET review_note = 'meanwhile'`, true},
+		{`SELECT 1`, false},
+	} {
+		_, r, err := store.ReadPostEdit(ctx, pool, org, post, nil, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other, err := pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := other.Exec(ctx, `SELECT FROM posts WHERE id = $1 FOR UPDATE`, post); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() {
+			seen := r.Seen
+			_, err := store.WritePost(ctx, pool, store.PostWrite{Seen: &seen,
+				Update: &store.UpdatePostParams{ID: post, Title: "Edited", PostDate: time.Now(), Status: "DRAFT", SocialAccountTypes: []string{"MASTODON"}, Data: []byte(`{}`)},
+				Audit:  &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.updated", Metadata: []byte(`{}`)}})
+			done <- err
+		}()
+		for waiting := false; !waiting; { // the edit waits for the post's lock
+			time.Sleep(10 * time.Millisecond)
+			if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock')`).Scan(&waiting); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := other.Exec(ctx, c.meanwhile); err != nil {
+			t.Fatal(err)
+		}
+		if err := other.Commit(ctx); err != nil {
+			t.Fatal(err)
+		}
+		err = <-done
+		var title string
+		var audits int
+		if err := pool.QueryRow(ctx, `SELECT (SELECT title FROM posts), (SELECT count(*) FROM audit_log)`).Scan(&title, &audits); err != nil {
+			t.Fatal(err)
+		}
+		if c.changed {
+			if !errors.Is(err, store.ErrPostChanged) || title != "T" || audits != 0 {
+				t.Fatalf("after %q: %v, title %q, %d audit rows; want ErrPostChanged and nothing written", c.meanwhile, err, title, audits)
+			}
+		} else if err != nil || title != "Edited" || audits != 1 {
+			t.Fatalf("after %q: %v, title %q, %d audit rows; want the edit written", c.meanwhile, err, title, audits)
+		}
+	}
+}
