@@ -257,12 +257,9 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			}
 			var linkIDs []string
 			var linkCreated, linkUpdated []time.Time
-			r.take()
-			r.pgx(&linkIDs)
-			r.take()
-			r.pgx(&linkCreated)
-			r.take()
-			r.pgx(&linkUpdated)
+			r.uuids(&linkIDs)
+			r.times(&linkCreated)
+			r.times(&linkUpdated)
 			out.Links = make([]PostUpload, len(linkIDs))
 			for i, u := range linkIDs {
 				if i < len(linkCreated) && i < len(linkUpdated) {
