@@ -1,12 +1,10 @@
 package publishing
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/crier/crier/app"
@@ -178,28 +176,4 @@ func equalTime(a, b *time.Time) bool {
 
 func equalString(a, b *string) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
-}
-
-// sameJSON says two JSON documents are the same value as jsonb compares them, or answers false
-// (numbers compare as written: 1.0 and 1 count as different, which only costs a rewrite).
-func sameJSON(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	va, ok := decodeJSON(a)
-	if !ok {
-		return false
-	}
-	vb, ok := decodeJSON(b)
-	return ok && reflect.DeepEqual(va, vb)
-}
-
-func decodeJSON(b []byte) (any, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil || d.More() {
-		return nil, false
-	}
-	return v, true
 }
