@@ -224,16 +224,22 @@ func (s *Server) PostUpdate(ctx context.Context, req PostUpdateRequestObject) (P
 			p.FirstComment = fc
 		}
 	}
+	if b.Data == nil {
+		// data as it was: its JSON is likely known already (api/post_data.go's table, by stored
+		// form), so the record's data is not decoded; new data would only fill the table with a
+		// form no GET has asked for yet
+		post, err := s.pub.UpdatePostStored(ctx, req.Id, p)
+		s.posts.forget(req.Id) // after the write: a read before it could fill the entry anew
+		if err != nil {
+			return nil, err
+		}
+		out, stored, err := toPostStored(*post, nil)
+		return postEditedJSON{postGetJSON{post: out, data: stored}}, err
+	}
 	post, err := s.pub.UpdatePost(ctx, req.Id, p)
 	s.posts.forget(req.Id) // after the write: a read before it could fill the entry anew
 	if err != nil {
 		return nil, err
-	}
-	if b.Data == nil {
-		// data as it was: its JSON is likely known already (api/post_data.go's table, by stored
-		// form); new data would only fill the table with a form no GET has asked for yet
-		out, stored, err := toPostStored(*post, nil)
-		return postEditedJSON{postGetJSON{post: out, data: stored}}, err
 	}
 	out, err := toPost(*post)
 	return PostUpdate200JSONResponse(out), err

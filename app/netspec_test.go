@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -51,4 +52,26 @@ func TestPostDataJSON(t *testing.T) {
 	empty, err := json.Marshal(app.PostData{})
 	require.NoError(t, err)
 	require.Equal(t, `{}`, string(empty))
+}
+
+// data's own split of an object's members reads what json.Decoder's tokens read: the same
+// payloads, the same first error, for spacing, escaped keys, nesting, scalars, nulls and repeats.
+func TestPostDataSplitAsDecoder(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		`{}`, ` { } `, `{"TWITTER":{"text":"t","uploadIds":["a","b"]},"MASTODON":{"text":"m"}}`,
+		"{ \"MASTODON\" :\n{ \"text\" : \"a}\\\"],{\" } , \"TWITTER\" : { \"thread\" : [ { \"text\" : \"x\" } , { } ] } }",
+		`{"TW\u0049TTER":{"text":"esc"},"mastodon":{"text":"lower"},"MASTODON":{"privacy":"PUBLIC"}}`,
+		`{"TWITTER":1,"MASTODON":{"text":"after"}}`, `{"TWITTER":"s","MASTODON":[],"SLACK":true,"BLUESKY":null,"X":1.5e3}`,
+		`{"FRIENDSTER":{"a":[1,{"b":"}"}]},"MASTODON":null}`, `{"TWITTER":{"text":1},"MASTODON":{"text":2}}`,
+		`{"MASTODON":{"text":"a"},"MASTODON":{"spoiler":"b"}}`,
+	} {
+		var fast, slow app.PostData
+		errFast := fast.UnmarshalJSON([]byte(in))
+		errSlow := app.UnmarshalPostDataByTokens(&slow, []byte(in))
+		require.Equal(t, fmt.Sprint(errSlow), fmt.Sprint(errFast), in)
+		a, _ := json.Marshal(fast)
+		b, _ := json.Marshal(slow)
+		require.Equal(t, string(b), string(a), in)
+	}
 }

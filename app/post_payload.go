@@ -140,6 +140,40 @@ func (d PostData) MarshalJSON() ([]byte, error) {
 // network, a payload already there is decoded into, and a payload that does not decode is the first
 // error while the others are still read.
 func (d *PostData) UnmarshalJSON(b []byte) error {
+	if b, ok := validObject(b); ok {
+		// The members of a valid object, split in place: json.Decoder's Token and Decode took
+		// most of a post's decoding (a syntax error built for every value it read from the stream).
+		var first error
+		for i := 1; ; {
+			i = skipSpace(b, i)
+			if b[i] == ',' {
+				i = skipSpace(b, i+1)
+			}
+			if b[i] == '}' {
+				return first
+			}
+			end := skipJSONValue(b, i)
+			var key string
+			if bytes.IndexByte(b[i:end], '\\') < 0 {
+				key = string(b[i+1 : end-1])
+			} else if err := json.Unmarshal(b[i:end], &key); err != nil {
+				return err
+			}
+			i = skipSpace(b, end)     // at the colon
+			i = skipSpace(b, i+1)     // at the value
+			end = skipJSONValue(b, i) // past it
+			if err := d.read(key, b[i:end]); err != nil && first == nil {
+				first = err
+			}
+			i = end
+		}
+	}
+	return d.unmarshalTokens(b)
+}
+
+// unmarshalTokens is UnmarshalJSON by json.Decoder's tokens (for what is not a valid object,
+// whose errors it words).
+func (d *PostData) unmarshalTokens(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	tok, err := dec.Token()
 	switch {
@@ -171,6 +205,51 @@ func (d *PostData) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return first
+}
+
+// validObject answers b without its surrounding space when it is one valid JSON object.
+func validObject(b []byte) ([]byte, bool) {
+	b = bytes.TrimSpace(b)
+	return b, len(b) > 0 && b[0] == '{' && json.Valid(b)
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipJSONValue answers where the valid JSON value starting at i ends.
+func skipJSONValue(b []byte, i int) int {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if depth == 0 {
+				return i + 1
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 { // past a scalar, at its object's or array's end
+				return i
+			}
+			if depth--; depth == 0 {
+				return i + 1
+			}
+		case ',', ' ', '\t', '\n', '\r', ':':
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 // read decodes the value of one key of data.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/crier/crier/app"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -46,6 +47,18 @@ func TestPostWriteAnswersAsGet(t *testing.T) {
 		"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"s","uploadIds":["`+photo+`"]}}}`)
 	same(http.MethodPost, "/api/v1/post", `{"teamId":"`+team+`","title":"R","postDate":"`+soon(time.Hour)+`","status":"REVIEW",
 		"socialAccountTypes":["TWITTER"],"data":{"TWITTER":{"text":"r"}}}`)
+
+	// PATCH without data answers from the stored form (UpdatePostStored): the record's data is not
+	// decoded; the dashboard's UpdatePost decodes it.
+	ctx := app.WithPrincipal(context.Background(), ownerPrincipal(t, srv, key))
+	title := "Stored"
+	p, err := srv.Publishing.UpdatePostStored(ctx, id, app.PostParams{Title: &title})
+	require.NoError(t, err)
+	require.Empty(t, p.Data.Networks())
+	require.Contains(t, string(p.StoredData), `"m4"`)
+	p, err = srv.Publishing.UpdatePost(ctx, id, app.PostParams{Title: &title})
+	require.NoError(t, err)
+	require.ElementsMatch(t, []app.Network{app.Twitter, app.Mastodon}, p.Data.Networks())
 }
 
 // Edits of one post at once all succeed, each exactly once: an edit that loses the optimistic

@@ -38,12 +38,19 @@ func RawScan(rows pgx.Rows, dst ...any) error {
 			r.json(d)
 		case *[]string:
 			r.strs(d)
+		case RawUUIDs:
+			r.uuids(d.P)
+		case *[]time.Time:
+			r.times(d)
 		default:
 			panic("RawScan: no decoder for this type")
 		}
 	}
 	return r.err
 }
+
+// RawUUIDs has RawScan decode a uuid[] into P (a []string, which RawScan otherwise decodes as text[]).
+type RawUUIDs struct{ P *[]string }
 
 // ReadPostTargetsOfOrgSQL is the targets statement of ReadPosts, for explain_test.go.
 var ReadPostTargetsOfOrgSQL = readPostTargetsOfOrg

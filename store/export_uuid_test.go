@@ -2,7 +2,10 @@ package store
 
 import "github.com/jackc/pgx/v5"
 
-var PgUUID = pgUUID
+var (
+	PgUUID    = pgUUID
+	UUIDArray = uuidArray
+)
 
 // RawStrings decodes every column of rows' current row as a string, with one rawRow (as a read
 // decodes its rows), for rawscan_intern_test.go.

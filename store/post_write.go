@@ -38,17 +38,15 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 	var out PostCreateReads
 	b := &pgx.Batch{}
 	b.Queue(readTeamForPostWithAccounts, orgID, teamID).Query(func(rows pgx.Rows) error {
-		var s accountScan
-		dest := append([]any{&out.ShowVerboseErrors, &out.TeamLive}, s.dest()...)
-		for rows.Next() {
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if a, ok := s.take(); ok {
+		r := newRawRow(rows)
+		for r.next() {
+			r.boolean(&out.ShowVerboseErrors)
+			r.boolean(&out.TeamLive)
+			if a, ok := r.writeAccount(); ok {
 				out.Accounts = append(out.Accounts, a)
 			}
 		}
-		return rows.Err()
+		return r.Err()
 	})
 	if len(uploadIDs) > 0 {
 		b.Queue(uploadsOf, orgID, uploadIDs).Query(collectUploads(&out.Uploads))
@@ -118,26 +116,22 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 	var post []postVersion
 	var targets []targetVersion
 	scanPost := func(rows pgx.Rows) error { // the post on every row, with one of its team's accounts
-		var p postVersion
-		var s accountScan
-		dest := append(append(postDest(&p.Post), &p.RowVersion, &p.ShowVerboseErrors), s.dest()...)
-		for n := 0; rows.Next(); n++ {
-			if n == 1 { // the post is scanned once
-				for i := range len(dest) - len(s.dest()) {
-					dest[i] = nil
-				}
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			if n == 0 {
+		r := newRawRow(rows)
+		for n := 0; r.next(); n++ {
+			if n == 0 { // the post is decoded once
+				var p postVersion
+				r.post(&p.Post)
+				r.str(&p.RowVersion)
+				r.boolean(&p.ShowVerboseErrors)
 				post = append(post, p)
+			} else {
+				r.skipN(postColumns + 2)
 			}
-			if a, ok := s.take(); ok {
+			if a, ok := r.writeAccount(); ok {
 				out.Accounts = append(out.Accounts, a)
 			}
 		}
-		return rows.Err()
+		return r.Err()
 	}
 	b := &pgx.Batch{}
 	if lock {
@@ -148,16 +142,16 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 	}
 	b.Queue(readPostEditTargets, orgID, id).Query(func(rows pgx.Rows) error {
 		targets = make([]targetVersion, 0, 4)
-		for rows.Next() {
+		r := newRawRow(rows)
+		for r.next() {
 			var t targetVersion
-			if err := rows.Scan(append(targetDest(&t.PublishTarget), &t.RowVersion)...); err != nil {
-				return err
-			}
+			r.target(&t.PublishTarget)
+			r.str(&t.RowVersion)
 			targets = append(targets, t)
 		}
-		return rows.Err()
+		return r.Err()
 	})
-	b.Queue(readPostEditUploads, orgID, uploadIDs, id).Query(collectUploads(&out.Uploads))
+	b.Queue(readPostEditUploads, orgID, uuidArray(uploadIDs), id).Query(collectUploads(&out.Uploads))
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}

@@ -156,14 +156,14 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		q.sql(`, ins AS (INSERT INTO publish_targets (organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, due_at)
     SELECT x.org, x.kind, nullif(x.post, '')::uuid, nullif(x.comment, '')::uuid, x.network, nullif(x.account, '')::uuid, x.status, x.payload,
         x.attempt_key, CASE WHEN x.has_due THEN x.due_at END
-    FROM unnest(`, q.arg(ins.org), "::uuid[], ", q.arg(ins.kind), "::text[], ", q.arg(ins.post), "::text[], ", q.arg(ins.comment), "::text[], ",
+    FROM unnest(`, q.arg(uuidArray(ins.org)), "::uuid[], ", q.arg(ins.kind), "::text[], ", q.arg(ins.post), "::text[], ", q.arg(ins.comment), "::text[], ",
 			q.arg(ins.network), "::text[], ", q.arg(ins.account), "::text[], ", q.arg(ins.status), "::text[], ", q.arg(ins.payload), "::jsonb[], ",
 			q.arg(ins.attemptKey), "::text[], ", q.arg(ins.due), "::timestamptz[], ", q.arg(ins.hasDue), `::bool[])
         AS x(org, kind, post, comment, network, account, status, payload, attempt_key, due_at, has_due)
     RETURNING *)`)
 	}
 	if len(re.id) > 0 {
-		ids := q.arg(re.id)
+		ids := q.arg(uuidArray(re.id))
 		q.sql(`, upd AS (UPDATE publish_targets t SET status = x.status, version = t.version + 1, due_at = CASE WHEN x.has_due THEN x.due_at END,
         payload = x.payload, social_account_id = nullif(x.account, '')::uuid, error = NULL, error_verbose = NULL, next_attempt_at = NULL, updated_at = now()
     FROM unnest(`, ids, "::uuid[], ", q.arg(re.status), "::text[], ", q.arg(re.due), "::timestamptz[], ", q.arg(re.payload), "::jsonb[], ",
@@ -176,7 +176,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
     RETURNING t.*)`)
 	}
 	if len(del) > 0 {
-		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(del), "::uuid[]))")
+		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(uuidArray(del)), "::uuid[]))")
 	}
 	links := "SELECT NULL::uuid[] AS ids, NULL::timestamptz[] AS created, NULL::timestamptz[] AS updated"
 	if w.Uploads != nil {
@@ -184,7 +184,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		if ids == nil {
 			ids = []string{}
 		}
-		up := q.arg(ids)
+		up := q.arg(uuidArray(ids))
 		if w.Create != nil {
 			q.sql(", links AS (INSERT INTO post_uploads (post_id, upload_id) SELECT ", id, ", u FROM unnest(", up, `::uuid[]) AS u
     ON CONFLICT (post_id, upload_id) DO UPDATE SET deleted_at = NULL, updated_at = now() RETURNING upload_id, created_at, updated_at)`)
@@ -236,47 +236,38 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 	}
 	b.Queue(text, q.args...).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, len(w.Targets))
-		var t PublishTarget
-		// A target's not-null columns are null on the post's row alone: scanned through pointers.
-		var id, org, kind, network, status, attemptKey *string
-		var attempts, version *int32
-		var outcomeUnknown *bool
-		var created, updated *time.Time
-		var linkIDs []string
-		var linkCreated, linkUpdated []time.Time
-		dest := append(postDest(&out.Post), &id, &org, &kind, &t.PostID, &t.CommentID, &network, &t.SocialAccountID, &status, &t.Payload,
-			&attemptKey, &attempts, &t.AttemptStartedAt, &outcomeUnknown, &t.Checkpoints, &version, &t.DueAt, &t.NextAttemptAt,
-			&t.ExternalID, &t.Permalink, &t.Extra, &t.Error, &t.ErrorVerbose, &t.PostedAt, &created, &updated,
-			&linkIDs, &linkCreated, &linkUpdated)
-		const postColumns, linkColumns = 19, 3
+		r := newRawRow(rows)
 		n := 0
-		for rows.Next() {
-			if n++; n == 2 { // the post and its links are the same on every row: scanned once
-				for i := range postColumns {
-					dest[i] = nil
-				}
-				for i := len(dest) - linkColumns; i < len(dest); i++ {
-					dest[i] = nil
-				}
+		for r.next() {
+			if n++; n == 1 {
+				r.post(&out.Post)
+			} else { // the post and its links are the same on every row: decoded once
+				r.skipN(postColumns)
 			}
-			t = PublishTarget{}
-			if err := rows.Scan(dest...); err != nil {
-				return err
+			if r.raw(r.col) == nil { // the post alone: no target written (a target's id is never NULL)
+				r.skipN(targetColumns)
+			} else {
+				var t PublishTarget
+				r.target(&t)
+				out.Targets = append(out.Targets, t)
 			}
-			if n == 1 {
-				out.Links = make([]PostUpload, len(linkIDs))
-				for i, u := range linkIDs {
+			if n > 1 {
+				r.skipN(3)
+				continue
+			}
+			var linkIDs []string
+			var linkCreated, linkUpdated []time.Time
+			r.uuids(&linkIDs)
+			r.times(&linkCreated)
+			r.times(&linkUpdated)
+			out.Links = make([]PostUpload, len(linkIDs))
+			for i, u := range linkIDs {
+				if i < len(linkCreated) && i < len(linkUpdated) {
 					out.Links[i] = PostUpload{PostID: out.Post.ID, UploadID: u, CreatedAt: linkCreated[i], UpdatedAt: linkUpdated[i]}
 				}
 			}
-			if id == nil { // the post alone: no target written
-				continue
-			}
-			t.ID, t.OrganizationID, t.Kind, t.Network, t.Status, t.AttemptKey = *id, *org, *kind, *network, *status, *attemptKey
-			t.Attempts, t.Version, t.OutcomeUnknown, t.CreatedAt, t.UpdatedAt = *attempts, *version, *outcomeUnknown, *created, *updated
-			out.Targets = append(out.Targets, t)
 		}
-		if err := rows.Err(); err != nil {
+		if err := r.Err(); err != nil {
 			return err
 		}
 		if n == 0 {

@@ -1,27 +1,69 @@
 package store
 
 import (
-	"time"
-
 	"github.com/jackc/pgx/v5"
 )
 
 // The rows a post's write reads are scanned by hand, column by column, as post_read.go's are:
 // pgx's struct scanning (collect) reflected over every column of every row (issue 15).
 
-// postDest is the destinations of a posts row's columns (SELECT * of posts, in order).
-func postDest(p *Post) []any {
-	return []any{&p.ID, &p.OrganizationID, &p.TeamID, &p.CreatedByID, &p.Title, &p.ReferenceKey, &p.PostDate, &p.PostedDate,
-		&p.Status, &p.SocialAccountTypes, &p.Data, &p.FirstComment, &p.Error, &p.ReviewNote, &p.RetryCount, &p.CountedAt,
-		&p.CreatedAt, &p.UpdatedAt, &p.DeletedAt}
+// post decodes a posts row's columns (SELECT * of posts, in order).
+func (r *rawRow) post(p *Post) {
+	r.str(&p.ID)
+	r.str(&p.OrganizationID)
+	r.str(&p.TeamID)
+	r.strPtr(&p.CreatedByID)
+	r.str(&p.Title)
+	r.strPtr(&p.ReferenceKey)
+	r.time(&p.PostDate)
+	r.timePtr(&p.PostedDate)
+	r.str(&p.Status)
+	r.strs(&p.SocialAccountTypes)
+	r.json(&p.Data)
+	r.json(&p.FirstComment)
+	r.strPtr(&p.Error)
+	r.strPtr(&p.ReviewNote)
+	r.int32(&p.RetryCount)
+	r.timePtr(&p.CountedAt)
+	r.time(&p.CreatedAt)
+	r.time(&p.UpdatedAt)
+	r.timePtr(&p.DeletedAt)
 }
 
-// targetDest is the destinations of a publish_targets row's columns (SELECT * of publish_targets).
-func targetDest(t *PublishTarget) []any {
-	return []any{&t.ID, &t.OrganizationID, &t.Kind, &t.PostID, &t.CommentID, &t.Network, &t.SocialAccountID, &t.Status, &t.Payload,
-		&t.AttemptKey, &t.Attempts, &t.AttemptStartedAt, &t.OutcomeUnknown, &t.Checkpoints, &t.Version, &t.DueAt, &t.NextAttemptAt,
-		&t.ExternalID, &t.Permalink, &t.Extra, &t.Error, &t.ErrorVerbose, &t.PostedAt, &t.CreatedAt, &t.UpdatedAt}
+// postColumns is how many columns post decodes.
+const postColumns = 19
+
+// target decodes a publish_targets row's columns (SELECT * of publish_targets, in order).
+func (r *rawRow) target(t *PublishTarget) {
+	r.str(&t.ID)
+	r.str(&t.OrganizationID)
+	r.str(&t.Kind)
+	r.strPtr(&t.PostID)
+	r.strPtr(&t.CommentID)
+	r.str(&t.Network)
+	r.strPtr(&t.SocialAccountID)
+	r.str(&t.Status)
+	r.json(&t.Payload)
+	r.str(&t.AttemptKey)
+	r.int32(&t.Attempts)
+	r.timePtr(&t.AttemptStartedAt)
+	r.boolean(&t.OutcomeUnknown)
+	r.json(&t.Checkpoints)
+	r.int32(&t.Version)
+	r.timePtr(&t.DueAt)
+	r.timePtr(&t.NextAttemptAt)
+	r.strPtr(&t.ExternalID)
+	r.strPtr(&t.Permalink)
+	r.json(&t.Extra)
+	r.strPtr(&t.Error)
+	r.json(&t.ErrorVerbose)
+	r.timePtr(&t.PostedAt)
+	r.time(&t.CreatedAt)
+	r.time(&t.UpdatedAt)
 }
+
+// targetColumns is how many columns target decodes.
+const targetColumns = 25
 
 // collectAccounts scans social_accounts rows (SELECT * of social_accounts, in order).
 func collectAccounts(into *[]SocialAccount) func(pgx.Rows) error {
@@ -48,17 +90,33 @@ func collectAccounts(into *[]SocialAccount) func(pgx.Rows) error {
 func collectUploads(into *[]Upload) func(pgx.Rows) error {
 	return func(rows pgx.Rows) error {
 		var out []Upload
-		for rows.Next() {
+		r := newRawRow(rows)
+		for r.next() {
 			var u Upload
-			if err := rows.Scan(&u.ID, &u.OrganizationID, &u.TeamID, &u.CreatedByID, &u.Type, &u.Mime, &u.Ext, &u.Path, &u.ThumbnailPath,
-				&u.IconPath, &u.ExternalLink, &u.Width, &u.Height, &u.FileSize, &u.VideoLength, &u.CreatedAt, &u.UpdatedAt, &u.DeletedAt,
-				&u.PurgedAt, &u.Name); err != nil {
-				return err
-			}
+			r.str(&u.ID)
+			r.str(&u.OrganizationID)
+			r.strPtr(&u.TeamID)
+			r.strPtr(&u.CreatedByID)
+			r.str(&u.Type)
+			r.str(&u.Mime)
+			r.str(&u.Ext)
+			r.str(&u.Path)
+			r.strPtr(&u.ThumbnailPath)
+			r.strPtr(&u.IconPath)
+			r.strPtr(&u.ExternalLink)
+			r.pgInt4(&u.Width)
+			r.pgInt4(&u.Height)
+			r.int64(&u.FileSize)
+			r.pgFloat8(&u.VideoLength)
+			r.time(&u.CreatedAt)
+			r.time(&u.UpdatedAt)
+			r.timePtr(&u.DeletedAt)
+			r.timePtr(&u.PurgedAt)
+			r.strPtr(&u.Name)
 			out = append(out, u)
 		}
 		*into = out
-		return rows.Err()
+		return r.Err()
 	}
 }
 
@@ -66,15 +124,14 @@ func collectUploads(into *[]Upload) func(pgx.Rows) error {
 func collectPosts(into *[]Post) func(pgx.Rows) error {
 	return func(rows pgx.Rows) error {
 		var out []Post
-		for rows.Next() {
+		r := newRawRow(rows)
+		for r.next() {
 			var p Post
-			if err := rows.Scan(postDest(&p)...); err != nil {
-				return err
-			}
+			r.post(&p)
 			out = append(out, p)
 		}
 		*into = out
-		return rows.Err()
+		return r.Err()
 	}
 }
 
@@ -87,30 +144,21 @@ const writeAccountColumns = `sa.id, sa.organization_id, sa.team_id, sa.type, sa.
     sa.disconnected_check_try_at, sa.delete_on, sa.messaging_status, sa.messaging_status_updated_at, sa.messaging_last_error,
     sa.reconnect_required_at, sa.last_error, sa.created_at, sa.updated_at, sa.deleted_at`
 
-// accountScan scans writeAccountColumns, which may be the null side of an outer join: ok says
-// whether the row had an account, a the account.
-type accountScan struct {
-	a                             SocialAccount
-	id, org, team, typ, messaging *string
-	created, updated              *time.Time
-}
-
-func (s *accountScan) dest() []any {
-	a := &s.a
-	return []any{&s.id, &s.org, &s.team, &s.typ, &a.Username, &a.DisplayName, &a.Bio, &a.AvatarUrl,
-		&a.ExternalID, &a.ProviderPageID, &a.UserUsername, &a.UserDisplayName, &a.UserEmail, &a.UserID, &a.Channels,
-		&a.MastodonServerID, &a.InstagramConnectionMethod, &a.TwitterSubType, &a.IsTiktokBusinessAccount,
-		&a.DisconnectedCheckTryAt, &a.DeleteOn, &s.messaging, &a.MessagingStatusUpdatedAt, &a.MessagingLastError,
-		&a.ReconnectRequiredAt, &a.LastError, &s.created, &s.updated, &a.DeletedAt}
-}
-
-// take answers the account scanned (ok false: none) and readies s for the next row.
-func (s *accountScan) take() (SocialAccount, bool) {
-	if s.id == nil {
+// writeAccount decodes writeAccountColumns, which may be the null side of an outer join: ok says
+// whether the row had an account.
+func (r *rawRow) writeAccount() (a SocialAccount, ok bool) {
+	if r.raw(r.col) == nil {
+		r.skipN(writeAccountColumnCount)
 		return SocialAccount{}, false
 	}
-	a := s.a
-	a.ID, a.OrganizationID, a.TeamID, a.Type, a.MessagingStatus, a.CreatedAt, a.UpdatedAt = *s.id, *s.org, *s.team, *s.typ, *s.messaging, *s.created, *s.updated
-	s.a = SocialAccount{}
+	r.str(&a.ID)
+	r.str(&a.OrganizationID)
+	r.str(&a.TeamID)
+	r.str(&a.Type)
+	r.account(&a)
+	r.timePtr(&a.DeletedAt)
 	return a, true
 }
+
+// writeAccountColumnCount is how many columns writeAccountColumns names.
+const writeAccountColumnCount = 4 + accountColumns + 1

@@ -317,6 +317,69 @@ func (r *rawRow) strs(dst *[]string) {
 	r.pgx(dst)
 }
 
+// arrayElems answers the elements of a one-dimensional array without NULLs in binary form whose
+// elements are elemOID, each size bytes; false for anything else.
+func arrayElems(v []byte, fd *pgconn.FieldDescription, oid, elemOID uint32, size int) ([]byte, int, bool) {
+	if fd.Format != pgtype.BinaryFormatCode || fd.DataTypeOID != oid || len(v) < 20 ||
+		binary.BigEndian.Uint32(v) != 1 || binary.BigEndian.Uint32(v[4:]) != 0 || binary.BigEndian.Uint32(v[8:]) != elemOID {
+		return nil, 0, false
+	}
+	n := int(int32(binary.BigEndian.Uint32(v[12:])))
+	rest := v[20:]
+	if n <= 0 || len(rest) != n*(4+size) {
+		return nil, 0, false
+	}
+	for i := range n {
+		if int32(binary.BigEndian.Uint32(rest[i*(4+size):])) != int32(size) {
+			return nil, 0, false
+		}
+	}
+	return rest, n, true
+}
+
+// uuids decodes a uuid[] as pgx does into a []string (NULL: nil); anything but a one-dimensional
+// array of uuids without NULLs in binary form goes to pgx.
+func (r *rawRow) uuids(dst *[]string) {
+	v, fd := r.take()
+	if v == nil {
+		*dst = nil
+		return
+	}
+	if rest, n, ok := arrayElems(v, fd, pgtype.UUIDArrayOID, pgtype.UUIDOID, 16); ok {
+		out := make([]string, n)
+		uuidFd := pgconn.FieldDescription{DataTypeOID: pgtype.UUIDOID, Format: pgtype.BinaryFormatCode}
+		for i := range out {
+			out[i], _ = decodeString(rest[i*20+4:i*20+20], &uuidFd)
+		}
+		*dst = out
+		return
+	}
+	r.pgx(dst)
+}
+
+// times decodes a timestamptz[] as pgx does into a []time.Time (NULL: nil); anything but a
+// one-dimensional array of finite times without NULLs in binary form goes to pgx.
+func (r *rawRow) times(dst *[]time.Time) {
+	v, fd := r.take()
+	if v == nil {
+		*dst = nil
+		return
+	}
+	if rest, n, ok := arrayElems(v, fd, pgtype.TimestamptzArrayOID, pgtype.TimestamptzOID, 8); ok {
+		out := make([]time.Time, n)
+		tsFd := pgconn.FieldDescription{DataTypeOID: pgtype.TimestamptzOID, Format: pgtype.BinaryFormatCode}
+		for i := range out {
+			if out[i], ok = decodeTime(rest[i*12+4:i*12+12], &tsFd); !ok {
+				r.pgx(dst)
+				return
+			}
+		}
+		*dst = out
+		return
+	}
+	r.pgx(dst)
+}
+
 func (r *rawRow) skipN(n int) { r.col += n }
 
 // account decodes a social account's columns from username to updated_at (the order of the

@@ -30,6 +30,7 @@ func TestRawScanMatchesPgx(t *testing.T) {
 		"int32": func() any { return new(int32) }, "int64": func() any { return new(int64) },
 		"pgInt4": func() any { return new(pgtype.Int4) }, "pgFloat8": func() any { return new(pgtype.Float8) },
 		"bytes": func() any { return new([]byte) }, "strings": func() any { return new([]string) },
+		"uuids": func() any { return new([]string) }, "times": func() any { return new([]time.Time) },
 	}
 	for _, c := range []struct{ expr, dest string }{
 		{`'7b0a3c62-8a8e-4c3b-9b1e-0123456789ab'::uuid`, "string"}, {`'7B0A3C62-8A8E-4C3B-9B1E-0123456789AB'::uuid`, "*string"},
@@ -52,12 +53,22 @@ func TestRawScanMatchesPgx(t *testing.T) {
 		{`'{TWITTER,MASTODON}'::text[]`, "strings"}, {`'{}'::text[]`, "strings"}, {`'{"a b","é",""}'::text[]`, "strings"},
 		{`'{a,NULL}'::text[]`, "strings"}, {`'{{a,b},{c,d}}'::text[]`, "strings"}, {`'[0:1]={a,b}'::text[]`, "strings"},
 		{`NULL::text[]`, "strings"}, {`'{x}'::varchar[]`, "strings"}, {`'{ok,sad}'::raw_mood[]`, "strings"},
+		{`'{7b0a3c62-8a8e-4c3b-9b1e-0123456789ab,00000000-0000-0000-0000-000000000000}'::uuid[]`, "uuids"}, {`'{}'::uuid[]`, "uuids"},
+		{`NULL::uuid[]`, "uuids"}, {`'{7b0a3c62-8a8e-4c3b-9b1e-0123456789ab,NULL}'::uuid[]`, "uuids"},
+		{`'{{7b0a3c62-8a8e-4c3b-9b1e-0123456789ab},{7b0a3c62-8a8e-4c3b-9b1e-0123456789ac}}'::uuid[]`, "uuids"}, {`'{a,b}'::text[]`, "uuids"},
+		{`ARRAY['2026-11-28 05:40:01.123456+05:30'::timestamptz, '1969-12-31 23:59:59.999999+00']`, "times"}, {`'{}'::timestamptz[]`, "times"},
+		{`NULL::timestamptz[]`, "times"}, {`ARRAY['infinity'::timestamptz]`, "times"}, {`ARRAY[now(), NULL]`, "times"},
+		{`ARRAY[ARRAY[now()], ARRAY[now()]]`, "times"}, {`ARRAY['2026-11-28 05:40:01'::timestamp]`, "times"},
 	} {
 		rows, err := pool.Query(ctx, "SELECT "+c.expr)
 		require.NoError(t, err, c.expr)
 		require.True(t, rows.Next(), c.expr)
 		want, got := dests[c.dest](), dests[c.dest]()
-		gotErr := store.RawScan(rows, got) // first: pgx's scan closes the rows when it errs
+		rawDest := got
+		if c.dest == "uuids" {
+			rawDest = store.RawUUIDs{P: got.(*[]string)}
+		}
+		gotErr := store.RawScan(rows, rawDest) // first: pgx's scan closes the rows when it errs
 		wantErr := rows.Scan(want)
 		rows.Close()
 		require.Equal(t, wantErr != nil, gotErr != nil, "%s into %s: pgx %v, raw %v", c.expr, c.dest, wantErr, gotErr)

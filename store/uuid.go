@@ -50,3 +50,21 @@ func unhex(c byte) (byte, bool) {
 	}
 	return 0, false
 }
+
+// uuidArray is ids as a uuid[] parameter. pgx encodes a []string into uuid[] only as text, after
+// failing at binary first (building the error's message, with the array printed, each call); ids
+// parsed here go in binary at once. Any id that does not parse goes as before, for PostgreSQL's
+// own answer to it; nil stays NULL.
+func uuidArray(ids []string) any {
+	if ids == nil {
+		return pgtype.FlatArray[pgtype.UUID](nil)
+	}
+	out := make(pgtype.FlatArray[pgtype.UUID], len(ids))
+	for i, id := range ids {
+		var ok bool
+		if out[i], ok = pgUUID(id); !ok {
+			return ids
+		}
+	}
+	return out
+}

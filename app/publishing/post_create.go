@@ -84,5 +84,5 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 			return nil, err
 		}
 	}
-	return s.writtenRecord(ctx, written, nil, r.Accounts, uploadRows, r.ShowVerboseErrors), nil
+	return s.writtenRecord(ctx, written, nil, r.Accounts, uploadRows, r.ShowVerboseErrors, false), nil
 }

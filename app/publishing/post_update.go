@@ -1,12 +1,10 @@
 package publishing
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/crier/crier/app"
@@ -23,12 +21,22 @@ import (
 // So no lock is held while the edit is checked. The last try locks the post as it reads, as every
 // edit once did, and cannot lose that race. The answer is built from what was written and read.
 func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (*app.Post, error) {
+	return s.updatePostTries(ctx, id, p, false)
+}
+
+// UpdatePostStored is UpdatePost answering the post's data as stored (StoredData, Data empty),
+// for a reader that renders it from there (the API, as GetPostStored): the record is not decoded.
+func (s *Service) UpdatePostStored(ctx context.Context, id string, p app.PostParams) (*app.Post, error) {
+	return s.updatePostTries(ctx, id, p, true)
+}
+
+func (s *Service) updatePostTries(ctx context.Context, id string, p app.PostParams, stored bool) (*app.Post, error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
 	for try := 1; ; try++ {
-		post, err := s.updatePost(ctx, pr, id, p, try == editTries)
+		post, err := s.updatePost(ctx, pr, id, p, try == editTries, stored)
 		if try < editTries && errors.Is(err, store.ErrPostChanged) {
 			continue
 		}
@@ -39,7 +47,7 @@ func (s *Service) UpdatePost(ctx context.Context, id string, p app.PostParams) (
 // editTries is how many times an edit is tried, the last one with the post locked.
 const editTries = 3
 
-func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, p app.PostParams, lock bool) (*app.Post, error) {
+func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, p app.PostParams, lock, stored bool) (*app.Post, error) {
 	orgID := pr.OrganizationID
 	var asked []string // the uploads of new content; those of the post's own are read by its links
 	if p.Data != nil {
@@ -137,7 +145,7 @@ func (s *Service) updatePost(ctx context.Context, pr *app.Principal, id string, 
 			return nil, fmt.Errorf("app: update post: commit: %w", err)
 		}
 	}
-	return s.writtenRecord(ctx, written, r.Targets, r.Accounts, uploadRows, r.ShowVerboseErrors), nil
+	return s.writtenRecord(ctx, written, r.Targets, r.Accounts, uploadRows, r.ShowVerboseErrors, stored), nil
 }
 
 // changedTargets drops the reschedules that would leave a target as it was read (a title's edit),
@@ -168,28 +176,4 @@ func equalTime(a, b *time.Time) bool {
 
 func equalString(a, b *string) bool {
 	return a == nil && b == nil || a != nil && b != nil && *a == *b
-}
-
-// sameJSON says two JSON documents are the same value as jsonb compares them, or answers false
-// (numbers compare as written: 1.0 and 1 count as different, which only costs a rewrite).
-func sameJSON(a, b []byte) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	va, ok := decodeJSON(a)
-	if !ok {
-		return false
-	}
-	vb, ok := decodeJSON(b)
-	return ok && reflect.DeepEqual(va, vb)
-}
-
-func decodeJSON(b []byte) (any, bool) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil || d.More() {
-		return nil, false
-	}
-	return v, true
 }

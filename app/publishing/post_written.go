@@ -75,9 +75,10 @@ func auditRow(item app.AuditItem) *store.InsertAuditItemParams {
 
 // writtenRecord is the record of a post just written: what getPost would read back after the
 // commit, built from the rows written and those read for the checks instead. before are the
-// post's targets before the write (none for a new post).
+// post's targets before the write (none for a new post). With stored, its data is left as stored
+// (StoredData, Data empty).
 func (s *Service) writtenRecord(ctx context.Context, w store.PostWritten, before []store.PublishTarget, accounts []store.SocialAccount,
-	uploads map[string]store.Upload, verbose bool) *app.Post {
+	uploads map[string]store.Upload, verbose, stored bool) *app.Post {
 	byID := make(map[string]store.PublishTarget, len(before)+len(w.Targets))
 	for _, t := range before {
 		byID[t.ID] = t
@@ -110,7 +111,7 @@ func (s *Service) writtenRecord(ctx context.Context, w store.PostWritten, before
 			r.UploadLinks, r.Uploads = append(r.UploadLinks, l), append(r.Uploads, u)
 		}
 	}
-	p := &s.buildPostViews(ctx, []store.Post{w.Post}, r, true, false)[0]
+	p := &s.buildPostViews(ctx, []store.Post{w.Post}, r, true, stored)[0]
 	p.StoredData = w.Post.Data // the API answers from the stored form, as GET post does; the dashboard reads Data
 	return p
 }
