@@ -28,8 +28,9 @@ import (
 //	     PROCESSING; commit.
 //	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
 //	     of it (publish_lease.go); Checkpoint keeps each durable step pending until the adapter's
-//	     next network call, which writes the pending ones in one statement first (app.BeforeCall),
-//	     or until tx2, which writes those no call followed. A
+//	     next network call that may change something there (not a read), which writes the pending
+//	     ones in one statement first (app.BeforeCall), or until tx2, which writes those no such
+//	     call followed. A
 //	     cancelled context (shutdown, kill) writes nothing: the attempt stays open and River's
 //	     retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
@@ -295,8 +296,8 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
 	}
 	acct := app.SocialAccountFromRow(row)
-	// Checkpoints wait for the adapter's next network call (app.BeforeCall) or for the outcome's
-	// transaction (at.pending.params), whichever comes first.
+	// Checkpoints wait for the adapter's next network call that is not a read (app.BeforeCall) or
+	// for the outcome's transaction (at.pending.params), whichever comes first.
 	checkpoint := func(_ context.Context, key, value string) error {
 		at.pending.add(key, value)
 		return nil
