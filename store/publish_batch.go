@@ -12,11 +12,13 @@ import (
 // InOutcomeTx is InTx for a publish attempt's outcome (tx2), committed without waiting for the WAL
 // flush (synchronous_commit off, set in the BEGIN's round trip). Sound because losing the whole
 // transaction to a database crash leaves what a worker killed before tx2 leaves: the attempt open
-// (tx1 was durable), which River's rescue reconciles (Find before publishing). No job acts on the
-// outcome before it is durable: River completes the job, and fetches a webhook's job, in later
-// synchronous commits, which flush the WAL written before them (a reader may see it a moment
-// earlier). tx1 and checkpoints stay synchronous: each precedes a network call. Under a burst,
-// this saves every worker one flush wait, the pipeline's main cost (README "Development").
+// (tx1 durable since the attempt's first call that may change something on the network; with no
+// such call, both may be lost and the job starts afresh), which River's rescue reconciles (Find
+// before publishing). No job acts on the outcome before it is durable: River completes the job,
+// and fetches a webhook's job, in later synchronous commits, which flush the WAL written before
+// them (a reader may see it a moment earlier). Checkpoints stay synchronous, and flush tx1 with
+// them (StartPostAttemptNoFlush): each precedes a network call. Under a burst, this saves every
+// worker one flush wait, the pipeline's main cost (README "Development").
 // On a transaction (tests), it is InTx.
 func InOutcomeTx(ctx context.Context, db Beginner, fn func(tx pgx.Tx) error) error {
 	if txb, ok := db.(interface {
