@@ -49,19 +49,20 @@ const lockPostRow = `SELECT id, organization_id, team_id, created_by_id, title, 
 	social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at, now()
 FROM posts WHERE id = $1 FOR UPDATE`
 
-// PostTargetPostedLocked sends lockPostRow, the attempt's pending checkpoints (SaveCheckpoints, when
-// cp is not nil) and PostTargetPosted in one round trip (a pgx batch): separate statements, so
-// PostTargetPosted reads with a snapshot taken once the post is locked. It answers the post as
+// PostTargetPostedLocked sends lockPostRow and PostTargetPosted, which writes the attempt's pending
+// checkpoints (cp, when not nil) with the outcome, in one round trip (a pgx batch): separate
+// statements, so PostTargetPosted reads with a snapshot taken once the post is locked. It answers the post as
 // locked, whole, with the transaction's now() (nil post: the post is gone), so that settling it
 // knows the row SetPostStatus will write (SetPostStatusThenInsertEvent). The arguments follow
 // PostTargetPosted's generated order.
 func (q *Queries) PostTargetPostedLocked(ctx context.Context, tx pgx.Tx, arg PostTargetPostedParams, cp *SaveCheckpointsParams) (*Post, time.Time, []PostTargetPostedRow, error) {
 	b := &pgx.Batch{}
 	b.Queue(lockPostRow, arg.PostID)
+	arg.Keys, arg.Vals = []string{}, []string{} // empty arrays, not NULL (which would null the checkpoints)
 	if cp != nil {
-		b.Queue(saveCheckpoints, cp.Keys, cp.Vals, cp.ID)
+		arg.Keys, arg.Vals = append(arg.Keys, cp.Keys...), append(arg.Vals, cp.Vals...)
 	}
-	b.Queue(postTargetPosted, arg.PostID, arg.ExternalID, arg.Permalink, arg.Extra, arg.PostedAt, arg.ID)
+	b.Queue(postTargetPosted, arg.PostID, arg.ExternalID, arg.Permalink, arg.Extra, arg.PostedAt, arg.Keys, arg.Vals, arg.ID)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 	var p Post
@@ -74,11 +75,6 @@ func (q *Queries) PostTargetPostedLocked(ctx context.Context, tx pgx.Tx, arg Pos
 		post = nil
 	} else if err != nil {
 		return nil, now, nil, err
-	}
-	if cp != nil {
-		if _, err := br.Exec(); err != nil {
-			return nil, now, nil, err
-		}
 	}
 	rows, err := br.Query()
 	if err != nil {

@@ -30,3 +30,45 @@ func TestStartPostAttemptNoFlushStaysInItsTransaction(t *testing.T) {
 	require.NoError(t, c.QueryRow(ctx, `SHOW synchronous_commit`).Scan(&setting))
 	require.Equal(t, "on", setting)
 }
+
+// A published target's pending checkpoints are written by the outcome's own UPDATE: a second
+// update of the row in tx2 would run its foreign-key checks again (the row is the transaction's
+// own by then), each taking a share lock on a referenced row — the organization's, which every
+// worker of the organization locks so. Checked by the FK check's table lock on organizations,
+// absent; and the checkpoints land beside the earlier ones.
+func TestPostTargetPostedWritesCheckpointsInOneUpdate(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	const org, team, acc = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-0000000000a1"
+	const post, target = "00000000-0000-4000-8000-0000000000b1", "00000000-0000-4000-8000-0000000000c1"
+	_, err := pool.Exec(ctx, `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'A');
+INSERT INTO social_accounts (id, organization_id, team_id, type) VALUES ('`+acc+`', '`+org+`', '`+team+`', 'MASTODON');
+INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
+  VALUES ('`+post+`', '`+org+`', '`+team+`', 'P', now(), 'PROCESSING', '{MASTODON}', '{}');
+INSERT INTO publish_targets (id, organization_id, kind, post_id, network, social_account_id, status, payload, attempt_key, checkpoints)
+  VALUES ('`+target+`', '`+org+`', 'POST', '`+post+`', 'MASTODON', '`+acc+`', 'PROCESSING', '{}', 'k', '{"a": "1"}')`)
+	require.NoError(t, err)
+
+	tx, err := pool.Begin(ctx)
+	require.NoError(t, err)
+	defer tx.Rollback(ctx) //nolint:errcheck
+	ext, now := "ext-1", time.Now().UTC()
+	p, _, rows, err := store.New(tx).PostTargetPostedLocked(ctx, tx, store.PostTargetPostedParams{PostID: post, ID: target, ExternalID: &ext, PostedAt: &now},
+		&store.SaveCheckpointsParams{ID: target, Keys: []string{"b", "a"}, Vals: []string{"2", "3"}})
+	require.NoError(t, err)
+	require.NotNil(t, p)
+	require.Len(t, rows, 1)
+	require.Equal(t, "POSTED", rows[0].Status)
+	require.JSONEq(t, `{"a": "3", "b": "2"}`, string(rows[0].Checkpoints))
+	var fkLocks int
+	require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid() AND relation = 'organizations'::regclass AND mode = 'RowShareLock'`).Scan(&fkLocks))
+	require.Zero(t, fkLocks, "no foreign-key check locked the organization")
+
+	_, _, rows, err = store.New(tx).PostTargetPostedLocked(ctx, tx, store.PostTargetPostedParams{PostID: post, ID: target, ExternalID: &ext, PostedAt: &now}, nil)
+	require.NoError(t, err)
+	require.JSONEq(t, `{"a": "3", "b": "2"}`, string(rows[0].Checkpoints), "no checkpoints pending: kept as they are")
+}
