@@ -151,7 +151,10 @@ WITH p AS MATERIALIZED (
     WHERE t.id = $3 AND t.post_id = p.id AND t.version = $4
       AND t.status IN ('SCHEDULED', 'RETRYING', 'PROCESSING')
       AND (t.attempt_started_at IS NULL OR t.attempt_started_at <= $5)
-      AND EXISTS (SELECT 1 FROM social_accounts a WHERE a.id = t.social_account_id AND a.organization_id = t.organization_id AND a.deleted_at IS NULL)
+      -- The account exists, live, in the target's organization: a scalar subquery, probed by primary
+      -- key (as EXISTS, the planner made it a join scanning every live account of the (team, type)
+      -- index while social_accounts had no statistics yet).
+      AND (SELECT a.organization_id = t.organization_id AND a.deleted_at IS NULL FROM social_accounts a WHERE a.id = t.social_account_id)
     RETURNING t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at
 ), post_owner AS (
     UPDATE posts po SET status = 'PROCESSING', updated_at = now()

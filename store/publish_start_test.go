@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,41 @@ INSERT INTO publish_targets (id, organization_id, kind, post_id, network, social
 	_, _, rows, err = store.New(tx).PostTargetPostedLocked(ctx, tx, store.PostTargetPostedParams{PostID: post, ID: target, ExternalID: &ext, PostedAt: &now}, nil)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"a": "3", "b": "2"}`, string(rows[0].Checkpoints), "no checkpoints pending: kept as they are")
+}
+
+// StartPostAttempt reaches the target's account by its primary key, also before social_accounts
+// has statistics (a new instance, the bench's database): as an EXISTS, the account check was
+// planned as a join scanning every live account of the (team, type) index, for every attempt.
+func TestStartPostAttemptProbesTheAccountByKey(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	const org = "00000000-0000-4000-8000-000000000001"
+	_, err := pool.Exec(ctx, `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) SELECT md5('t'||i)::uuid, '`+org+`', '00000000-0000-4000-8000-000000000009', 'T'||i FROM generate_series(1, 30) i;
+INSERT INTO social_accounts (organization_id, team_id, type) SELECT '`+org+`', md5('t'||i)::uuid, n FROM generate_series(1, 30) i, unnest(ARRAY['MASTODON', 'BLUESKY', 'X']) n;
+INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
+  SELECT md5('p'||i)::uuid, '`+org+`', md5('t1')::uuid, 'P'||i, now(), 'SCHEDULED', '{MASTODON}', '{}' FROM generate_series(1, 300) i;
+INSERT INTO publish_targets (organization_id, kind, post_id, network, social_account_id, status, payload, attempt_key)
+  SELECT '`+org+`', 'POST', p.id, 'MASTODON', (SELECT id FROM social_accounts ORDER BY id DESC LIMIT 1), 'SCHEDULED', '{}', p.id::text FROM posts p`)
+	require.NoError(t, err)
+	var post, target string
+	require.NoError(t, pool.QueryRow(ctx, `SELECT post_id::text, id::text FROM publish_targets LIMIT 1`).Scan(&post, &target))
+	now := time.Now().UTC()
+	c, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer c.Release()
+	for _, mode := range []string{"force_custom_plan", "force_generic_plan"} { // pgx prepares it: either may run
+		_, err := c.Exec(ctx, "SET plan_cache_mode = "+mode)
+		require.NoError(t, err)
+		rows, err := c.Query(ctx, "EXPLAIN "+store.StartPostAttemptSQL, post, &now, target, 1, &now)
+		require.NoError(t, err)
+		plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		text := strings.Join(plan, "\n")
+		require.NotContains(t, text, "social_accounts_team_type_live", "%s:\n%s", mode, text)
+		require.NotContains(t, text, "Seq Scan on social_accounts", "%s:\n%s", mode, text)
+	}
 }

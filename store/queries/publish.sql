@@ -18,7 +18,10 @@ WITH p AS MATERIALIZED (
     WHERE t.id = @id AND t.post_id = p.id AND t.version = @version
       AND t.status IN ('SCHEDULED', 'RETRYING', 'PROCESSING')
       AND (t.attempt_started_at IS NULL OR t.attempt_started_at <= @lease_before)
-      AND EXISTS (SELECT 1 FROM social_accounts a WHERE a.id = t.social_account_id AND a.organization_id = t.organization_id AND a.deleted_at IS NULL)
+      -- The account exists, live, in the target's organization: a scalar subquery, probed by primary
+      -- key (as EXISTS, the planner made it a join scanning every live account of the (team, type)
+      -- index while social_accounts had no statistics yet).
+      AND (SELECT a.organization_id = t.organization_id AND a.deleted_at IS NULL FROM social_accounts a WHERE a.id = t.social_account_id)
     RETURNING t.*
 ), post_owner AS (
     UPDATE posts po SET status = 'PROCESSING', updated_at = now()
