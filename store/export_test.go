@@ -19,3 +19,6 @@ var (
 	ReadTeamForPostSQL          = readTeamForPostWithAccounts
 	ReadPostToEditSQL           = readPostToEditWithAccounts
 )
+
+// StartPostAttemptSQL is tx1's statement, for publish_start_test.go's plan check.
+var StartPostAttemptSQL = startPostAttempt

@@ -17,13 +17,13 @@ WITH p AS (
 ), posted AS (
     UPDATE publish_targets t SET status = 'POSTED', attempt_started_at = NULL, outcome_unknown = false, external_id = $2,
         permalink = $3, extra = $4, posted_at = $5, error = NULL, error_verbose = NULL,
-        next_attempt_at = NULL, updated_at = now()
-    WHERE t.id = $6 AND t.post_id = $1
+        next_attempt_at = NULL, checkpoints = t.checkpoints || jsonb_object($6::text[], $7::text[]), updated_at = now()
+    WHERE t.id = $8 AND t.post_id = $1
     RETURNING t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at
 ), targets AS (
     SELECT posted.id, posted.organization_id, posted.kind, posted.post_id, posted.comment_id, posted.network, posted.social_account_id, posted.status, posted.payload, posted.attempt_key, posted.attempts, posted.attempt_started_at, posted.outcome_unknown, posted.checkpoints, posted.version, posted.due_at, posted.next_attempt_at, posted.external_id, posted.permalink, posted.extra, posted.error, posted.error_verbose, posted.posted_at, posted.created_at, posted.updated_at, true AS this FROM posted
     UNION ALL
-    SELECT t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at, false AS this FROM publish_targets t WHERE t.post_id = $1 AND t.id <> $6
+    SELECT t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at, false AS this FROM publish_targets t WHERE t.post_id = $1 AND t.id <> $8
 )
 SELECT targets.id, targets.organization_id, targets.kind, targets.post_id, targets.comment_id, targets.network, targets.social_account_id, targets.status, targets.payload, targets.attempt_key, targets.attempts, targets.attempt_started_at, targets.outcome_unknown, targets.checkpoints, targets.version, targets.due_at, targets.next_attempt_at, targets.external_id, targets.permalink, targets.extra, targets.error, targets.error_verbose, targets.posted_at, targets.created_at, targets.updated_at, targets.this, p.status AS post_status, p.deleted_at AS post_deleted_at, p.show_verbose_errors
 FROM targets CROSS JOIN p
@@ -36,6 +36,8 @@ type PostTargetPostedParams struct {
 	Permalink  *string
 	Extra      []byte
 	PostedAt   *time.Time
+	Keys       []string
+	Vals       []string
 	ID         string
 }
 
@@ -73,7 +75,10 @@ type PostTargetPostedRow struct {
 
 // tx2's statement for a post's target published, once the post is locked (store.PostTargetPostedLocked's
 // first statement, of its own so that this one's snapshot is taken after the lock and sees what
-// the worker that held it committed): record the target POSTED and answer every target of the post (the posted
+// the worker that held it committed): record the target POSTED, with the attempt's checkpoints no
+// network call followed (@keys and @vals, pairwise, as SaveCheckpoints; empty: none — in the same
+// UPDATE, as a second update of the row in this transaction would check its foreign keys again,
+// locking the organization's row among others) and answer every target of the post (the posted
 // one as written, `this`) with the post's status, deletion and organization's showVerboseErrors,
 // which settling it needs.
 func (q *Queries) PostTargetPosted(ctx context.Context, arg PostTargetPostedParams) ([]PostTargetPostedRow, error) {
@@ -83,6 +88,8 @@ func (q *Queries) PostTargetPosted(ctx context.Context, arg PostTargetPostedPara
 		arg.Permalink,
 		arg.Extra,
 		arg.PostedAt,
+		arg.Keys,
+		arg.Vals,
 		arg.ID,
 	)
 	if err != nil {
@@ -144,7 +151,10 @@ WITH p AS MATERIALIZED (
     WHERE t.id = $3 AND t.post_id = p.id AND t.version = $4
       AND t.status IN ('SCHEDULED', 'RETRYING', 'PROCESSING')
       AND (t.attempt_started_at IS NULL OR t.attempt_started_at <= $5)
-      AND EXISTS (SELECT 1 FROM social_accounts a WHERE a.id = t.social_account_id AND a.organization_id = t.organization_id AND a.deleted_at IS NULL)
+      -- The account exists, live, in the target's organization: a scalar subquery, probed by primary
+      -- key (as EXISTS, the planner made it a join scanning every live account of the (team, type)
+      -- index while social_accounts had no statistics yet).
+      AND (SELECT a.organization_id = t.organization_id AND a.deleted_at IS NULL FROM social_accounts a WHERE a.id = t.social_account_id)
     RETURNING t.id, t.organization_id, t.kind, t.post_id, t.comment_id, t.network, t.social_account_id, t.status, t.payload, t.attempt_key, t.attempts, t.attempt_started_at, t.outcome_unknown, t.checkpoints, t.version, t.due_at, t.next_attempt_at, t.external_id, t.permalink, t.extra, t.error, t.error_verbose, t.posted_at, t.created_at, t.updated_at
 ), post_owner AS (
     UPDATE posts po SET status = 'PROCESSING', updated_at = now()

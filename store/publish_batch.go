@@ -12,11 +12,13 @@ import (
 // InOutcomeTx is InTx for a publish attempt's outcome (tx2), committed without waiting for the WAL
 // flush (synchronous_commit off, set in the BEGIN's round trip). Sound because losing the whole
 // transaction to a database crash leaves what a worker killed before tx2 leaves: the attempt open
-// (tx1 was durable), which River's rescue reconciles (Find before publishing). No job acts on the
-// outcome before it is durable: River completes the job, and fetches a webhook's job, in later
-// synchronous commits, which flush the WAL written before them (a reader may see it a moment
-// earlier). tx1 and checkpoints stay synchronous: each precedes a network call. Under a burst,
-// this saves every worker one flush wait, the pipeline's main cost (README "Development").
+// (tx1 durable since the attempt's first call that may change something on the network; with no
+// such call, both may be lost and the job starts afresh), which River's rescue reconciles (Find
+// before publishing). No job acts on the outcome before it is durable: River completes the job,
+// and fetches a webhook's job, in later synchronous commits, which flush the WAL written before
+// them (a reader may see it a moment earlier). Checkpoints stay synchronous, and flush tx1 with
+// them (StartPostAttemptNoFlush): each precedes a network call. Under a burst, this saves every
+// worker one flush wait, the pipeline's main cost (README "Development").
 // On a transaction (tests), it is InTx.
 func InOutcomeTx(ctx context.Context, db Beginner, fn func(tx pgx.Tx) error) error {
 	if txb, ok := db.(interface {
@@ -47,19 +49,20 @@ const lockPostRow = `SELECT id, organization_id, team_id, created_by_id, title, 
 	social_account_types, data, first_comment, error, review_note, retry_count, counted_at, created_at, updated_at, deleted_at, now()
 FROM posts WHERE id = $1 FOR UPDATE`
 
-// PostTargetPostedLocked sends lockPostRow, the attempt's pending checkpoints (SaveCheckpoints, when
-// cp is not nil) and PostTargetPosted in one round trip (a pgx batch): separate statements, so
-// PostTargetPosted reads with a snapshot taken once the post is locked. It answers the post as
+// PostTargetPostedLocked sends lockPostRow and PostTargetPosted, which writes the attempt's pending
+// checkpoints (cp, when not nil) with the outcome, in one round trip (a pgx batch): separate
+// statements, so PostTargetPosted reads with a snapshot taken once the post is locked. It answers the post as
 // locked, whole, with the transaction's now() (nil post: the post is gone), so that settling it
 // knows the row SetPostStatus will write (SetPostStatusThenInsertEvent). The arguments follow
 // PostTargetPosted's generated order.
 func (q *Queries) PostTargetPostedLocked(ctx context.Context, tx pgx.Tx, arg PostTargetPostedParams, cp *SaveCheckpointsParams) (*Post, time.Time, []PostTargetPostedRow, error) {
 	b := &pgx.Batch{}
 	b.Queue(lockPostRow, arg.PostID)
+	arg.Keys, arg.Vals = []string{}, []string{} // empty arrays, not NULL (which would null the checkpoints)
 	if cp != nil {
-		b.Queue(saveCheckpoints, cp.Keys, cp.Vals, cp.ID)
+		arg.Keys, arg.Vals = append(arg.Keys, cp.Keys...), append(arg.Vals, cp.Vals...)
 	}
-	b.Queue(postTargetPosted, arg.PostID, arg.ExternalID, arg.Permalink, arg.Extra, arg.PostedAt, arg.ID)
+	b.Queue(postTargetPosted, arg.PostID, arg.ExternalID, arg.Permalink, arg.Extra, arg.PostedAt, arg.Keys, arg.Vals, arg.ID)
 	br := tx.SendBatch(ctx, b)
 	defer br.Close()
 	var p Post
@@ -72,11 +75,6 @@ func (q *Queries) PostTargetPostedLocked(ctx context.Context, tx pgx.Tx, arg Pos
 		post = nil
 	} else if err != nil {
 		return nil, now, nil, err
-	}
-	if cp != nil {
-		if _, err := br.Exec(); err != nil {
-			return nil, now, nil, err
-		}
 	}
 	rows, err := br.Query()
 	if err != nil {

@@ -1,6 +1,7 @@
 package publishing
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -105,4 +106,35 @@ func TestStillProcessing(t *testing.T) {
 	require.False(t, ok, "processing for over an hour: a failure")
 	_, ok = s.stillProcessing(store.PublishTarget{}, &app.NetworkError{Class: app.ErrTransient}, now)
 	require.False(t, ok)
+}
+
+// tx1 committed without waiting for the WAL flush (StartPostAttemptNoFlush) is made durable by the
+// attempt's first call that may change something on the network: that call's BeforeCall writes
+// synchronously even with no checkpoint pending (the row unchanged: empty arrays, never NULL, which
+// would null the checkpoints), once; later calls write only pending checkpoints.
+func TestFirstCallFlushesTx1(t *testing.T) {
+	t.Parallel()
+	var writes []store.SaveCheckpointsParams
+	write := func(p store.SaveCheckpointsParams) error { writes = append(writes, p); return nil }
+	p := pendingCheckpoints{target: "t", tx1Unflushed: true}
+	require.NoError(t, p.flush(write))
+	require.Len(t, writes, 1, "the first call waits for a synchronous write though nothing is pending")
+	require.NotNil(t, writes[0].Keys)
+	require.NotNil(t, writes[0].Vals)
+	require.Empty(t, writes[0].Keys)
+	require.NoError(t, p.flush(write))
+	require.Len(t, writes, 1, "then only pending checkpoints are written")
+	p.add("k", "v")
+	require.NoError(t, p.flush(write))
+	require.Len(t, writes, 2)
+	require.Equal(t, []string{"k"}, writes[1].Keys)
+
+	q := pendingCheckpoints{target: "t"} // tx1 committed synchronously (the locked path)
+	require.NoError(t, q.flush(write))
+	require.Len(t, writes, 2, "nothing pending, nothing to write")
+
+	failed := errors.New("database down")
+	r := pendingCheckpoints{target: "t", tx1Unflushed: true}
+	require.ErrorIs(t, r.flush(func(store.SaveCheckpointsParams) error { return failed }), failed)
+	require.True(t, r.tx1Unflushed, "a failed write leaves tx1 to flush at the next call")
 }

@@ -25,11 +25,13 @@ import (
 //	     completes the job and stops. attempt_started_at still set (a worker died mid-call) or
 //	     outcome_unknown (a failure that may have reached the network) → this attempt reconciles:
 //	     Publisher.Find runs before anything is published. Record attempt_started_at, attempts,
-//	     PROCESSING; commit.
+//	     PROCESSING; commit (the one statement without waiting for the WAL flush: the first call
+//	     that may change something on the network waits for a synchronous write, which flushes it).
 //	call the adapter outside any transaction, renewing the lease (attempt_started_at) every third
 //	     of it (publish_lease.go); Checkpoint keeps each durable step pending until the adapter's
-//	     next network call, which writes the pending ones in one statement first (app.BeforeCall),
-//	     or until tx2, which writes those no call followed. A
+//	     next network call that may change something there (not a read), which writes the pending
+//	     ones in one statement first (app.BeforeCall), or until tx2, which writes those no such
+//	     call followed. A
 //	     cancelled context (shutdown, kill) writes nothing: the attempt stays open and River's
 //	     retry (or its rescue of a stuck job) reconciles it.
 //	tx2  lock owner and target; write the outcome (POSTED / RETRYING / ERROR, attempt_started_at
@@ -64,6 +66,10 @@ type pendingCheckpoints struct {
 	mu         sync.Mutex // an adapter may checkpoint and call from several goroutines
 	target     string
 	keys, vals []string
+	// tx1Unflushed: tx1 committed without waiting for the WAL flush (store.StartPostAttemptNoFlush),
+	// so the first call that may change something on the network waits for a synchronous write
+	// even with no checkpoint pending: it flushes tx1's WAL with its own.
+	tx1Unflushed bool
 }
 
 func (p *pendingCheckpoints) add(key, value string) {
@@ -83,13 +89,15 @@ func (p *pendingCheckpoints) add(key, value string) {
 func (p *pendingCheckpoints) flush(write func(store.SaveCheckpointsParams) error) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if len(p.keys) == 0 {
+	if len(p.keys) == 0 && !p.tx1Unflushed {
 		return nil
 	}
-	if err := write(store.SaveCheckpointsParams{ID: p.target, Keys: p.keys, Vals: p.vals}); err != nil {
+	// Non-nil (an empty array, not NULL) when only tx1 needs the flush: the checkpoints stay as they are.
+	keys, vals := append([]string{}, p.keys...), append([]string{}, p.vals...)
+	if err := write(store.SaveCheckpointsParams{ID: p.target, Keys: keys, Vals: vals}); err != nil {
 		return err
 	}
-	p.keys, p.vals = nil, nil
+	p.keys, p.vals, p.tx1Unflushed = nil, nil, false
 	return nil
 }
 
@@ -163,7 +171,10 @@ func (s *Service) startPostAttempt(ctx context.Context, args app.PublishTargetAr
 	}
 	now := s.now().UTC().Truncate(time.Microsecond) // as PostgreSQL stores it (AbandonAttempt compares)
 	leaseBefore := now.Add(-s.publishLease)
-	row, err := s.q.StartPostAttempt(ctx, store.StartPostAttemptParams{PostID: args.PostID, ID: args.TargetID, Version: int32(args.Version),
+	// Committed without waiting for the WAL flush: the attempt's first call that may change something
+	// on the network waits for a synchronous write first (pendingCheckpoints.tx1Unflushed), so a
+	// database crash loses tx1 only when no such call followed it.
+	row, err := store.StartPostAttemptNoFlush(ctx, s.db, store.StartPostAttemptParams{PostID: args.PostID, ID: args.TargetID, Version: int32(args.Version),
 		StartedAt: &now, LeaseBefore: &leaseBefore})
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -173,7 +184,7 @@ func (s *Service) startPostAttempt(ctx context.Context, args app.PublishTargetAr
 	}
 	acct := row.SocialAccount
 	t := row.Target()
-	return &attempt{target: t, account: &acct, reconcile: t.OutcomeUnknown, startedAt: now}, nil
+	return &attempt{target: t, account: &acct, reconcile: t.OutcomeUnknown, startedAt: now, pending: pendingCheckpoints{tx1Unflushed: true}}, nil
 }
 
 // startAttemptLocked is tx1 with the owner and the target locked one statement at a time: comments'
@@ -295,16 +306,20 @@ func (s *Service) callNetwork(ctx context.Context, at *attempt) (*app.Published,
 		return nil, permanent(n, "Publishing to "+n.DisplayName()+" is not available")
 	}
 	acct := app.SocialAccountFromRow(row)
-	// Checkpoints wait for the adapter's next network call (app.BeforeCall) or for the outcome's
-	// transaction (at.pending.params), whichever comes first.
+	// Checkpoints wait for the adapter's next network call that is not a read (app.BeforeCall) or
+	// for the outcome's transaction (at.pending.params), whichever comes first.
 	checkpoint := func(_ context.Context, key, value string) error {
 		at.pending.add(key, value)
 		return nil
 	}
 	ctx = app.WithBeforeCall(ctx, func(ctx context.Context) error {
 		return at.pending.flush(func(p store.SaveCheckpointsParams) error {
-			if _, err := s.q.SaveCheckpoints(ctx, p); err != nil {
+			n, err := s.q.SaveCheckpoints(ctx, p) // synchronous: durable, with tx1, before the call
+			if err != nil {
 				return fmt.Errorf("app: checkpoint: %w", err)
+			}
+			if n != 1 {
+				return fmt.Errorf("app: checkpoint: target %s: %w", p.ID, pgx.ErrNoRows) // nothing written, nothing flushed: no call
 			}
 			return nil
 		})

@@ -89,6 +89,9 @@ type Request struct {
 	// OK lists statuses besides 2xx that are answers rather than errors (YouTube's 308 Resume
 	// Incomplete between the chunks of a resumable upload).
 	OK []int
+	// Read marks a call that changes nothing on the network though it is not a GET (TikTok's status
+	// fetch is a POST): like a GET or HEAD, it does not wait for the attempt's pending checkpoints.
+	Read bool
 }
 
 // Response is an answer as read: its status, headers and body (up to MaxAnswer bytes).
@@ -113,11 +116,17 @@ func (c *Client) Do(ctx context.Context, r Request, out any) error {
 // error, the response comes with the classified error (Bluesky's 409 carries a job id); it is nil
 // when no answer came.
 func (c *Client) Send(ctx context.Context, r Request, out any) (*Response, error) {
-	if err := app.BeforeCall(ctx); err != nil { // the attempt's pending checkpoints, durable before the call
-		if rc, ok := r.Body.(io.Closer); ok {
-			_ = rc.Close()
+	// The attempt's pending checkpoints are made durable before a call that may change something on
+	// the network (what Find must be able to reconcile); a read (GET, HEAD: safe methods, RFC 9110
+	// §9.2.1, or Read) leaves them pending for the next such call or the outcome's transaction: a
+	// worker dying after it leaves what it would have left dying before it.
+	if !r.Read && r.Method != "" && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if err := app.BeforeCall(ctx); err != nil {
+			if rc, ok := r.Body.(io.Closer); ok {
+				_ = rc.Close()
+			}
+			return nil, fmt.Errorf("%s: %w", c.Network, err)
 		}
-		return nil, fmt.Errorf("%s: %w", c.Network, err)
 	}
 	body, ctype := r.Body, r.ContentType
 	switch {

@@ -61,15 +61,26 @@ type creatorInfo struct {
 }
 
 func (a *Adapter) post(ctx context.Context, t *app.Token, path string, body, out any) error {
-	return a.api.Do(ctx, core.Request{Method: http.MethodPost, URL: a.base + path, Bearer: t.AccessToken, JSON: body,
-		Header: map[string]string{"Content-Type": "application/json; charset=UTF-8"}}, out)
+	return a.api.Do(ctx, a.request(t, path, body), out)
+}
+
+func (a *Adapter) request(t *app.Token, path string, body any) core.Request {
+	return core.Request{Method: http.MethodPost, URL: a.base + path, Bearer: t.AccessToken, JSON: body,
+		Header: map[string]string{"Content-Type": "application/json; charset=UTF-8"}}
+}
+
+// read is post for the queries that change nothing on TikTok (core.Request.Read).
+func (a *Adapter) read(ctx context.Context, t *app.Token, path string, body, out any) error {
+	r := a.request(t, path, body)
+	r.Read = true
+	return a.api.Do(ctx, r, out)
 }
 
 func (a *Adapter) creator(ctx context.Context, t *app.Token) (*creatorInfo, error) {
 	var out struct {
 		Data creatorInfo `json:"data"`
 	}
-	if err := a.post(ctx, t, "/v2/post/publish/creator_info/query/", map[string]any{}, &out); err != nil {
+	if err := a.read(ctx, t, "/v2/post/publish/creator_info/query/", map[string]any{}, &out); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil
@@ -292,7 +303,7 @@ func (a *Adapter) fetch(ctx context.Context, t *app.Token, publishID string) (*s
 	var out struct {
 		Data status `json:"data"`
 	}
-	if err := a.post(ctx, t, "/v2/post/publish/status/fetch/", map[string]string{"publish_id": publishID}, &out); err != nil {
+	if err := a.read(ctx, t, "/v2/post/publish/status/fetch/", map[string]string{"publish_id": publishID}, &out); err != nil {
 		return nil, err
 	}
 	return &out.Data, nil
@@ -385,7 +396,7 @@ func (a *Adapter) Find(ctx context.Context, t *app.Token, req *app.PublishReques
 			} `json:"videos"`
 		} `json:"data"`
 	}
-	if err := a.post(ctx, t, "/v2/video/list/?fields=id,create_time,title,video_description,share_url", map[string]int{"max_count": 20}, &out); err != nil {
+	if err := a.read(ctx, t, "/v2/video/list/?fields=id,create_time,title,video_description,share_url", map[string]int{"max_count": 20}, &out); err != nil {
 		return nil, err
 	}
 	near := pubutil.NewNearest(at)

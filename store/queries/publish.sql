@@ -18,7 +18,10 @@ WITH p AS MATERIALIZED (
     WHERE t.id = @id AND t.post_id = p.id AND t.version = @version
       AND t.status IN ('SCHEDULED', 'RETRYING', 'PROCESSING')
       AND (t.attempt_started_at IS NULL OR t.attempt_started_at <= @lease_before)
-      AND EXISTS (SELECT 1 FROM social_accounts a WHERE a.id = t.social_account_id AND a.organization_id = t.organization_id AND a.deleted_at IS NULL)
+      -- The account exists, live, in the target's organization: a scalar subquery, probed by primary
+      -- key (as EXISTS, the planner made it a join scanning every live account of the (team, type)
+      -- index while social_accounts had no statistics yet).
+      AND (SELECT a.organization_id = t.organization_id AND a.deleted_at IS NULL FROM social_accounts a WHERE a.id = t.social_account_id)
     RETURNING t.*
 ), post_owner AS (
     UPDATE posts po SET status = 'PROCESSING', updated_at = now()
@@ -29,7 +32,10 @@ SELECT s.*, sqlc.embed(a) FROM started s JOIN social_accounts a ON a.id = s.soci
 -- name: PostTargetPosted :many
 -- tx2's statement for a post's target published, once the post is locked (store.PostTargetPostedLocked's
 -- first statement, of its own so that this one's snapshot is taken after the lock and sees what
--- the worker that held it committed): record the target POSTED and answer every target of the post (the posted
+-- the worker that held it committed): record the target POSTED, with the attempt's checkpoints no
+-- network call followed (@keys and @vals, pairwise, as SaveCheckpoints; empty: none — in the same
+-- UPDATE, as a second update of the row in this transaction would check its foreign keys again,
+-- locking the organization's row among others) and answer every target of the post (the posted
 -- one as written, `this`) with the post's status, deletion and organization's showVerboseErrors,
 -- which settling it needs.
 WITH p AS (
@@ -38,7 +44,7 @@ WITH p AS (
 ), posted AS (
     UPDATE publish_targets t SET status = 'POSTED', attempt_started_at = NULL, outcome_unknown = false, external_id = @external_id,
         permalink = sqlc.narg('permalink'), extra = sqlc.narg('extra'), posted_at = @posted_at, error = NULL, error_verbose = NULL,
-        next_attempt_at = NULL, updated_at = now()
+        next_attempt_at = NULL, checkpoints = t.checkpoints || jsonb_object(@keys::text[], @vals::text[]), updated_at = now()
     WHERE t.id = @id AND t.post_id = @post_id
     RETURNING t.*
 ), targets AS (
