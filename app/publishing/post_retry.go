@@ -16,6 +16,7 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*app.Post, error) {
 	if err != nil {
 		return nil, err
 	}
+	var retried *app.Post
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		row, err := q.GetPostForUpdate(ctx, store.GetPostForUpdateParams{ID: id, OrganizationID: pr.OrganizationID})
@@ -56,12 +57,16 @@ func (s *Service) RetryPost(ctx context.Context, id string) (*app.Post, error) {
 		if _, err := q.BumpPostRetry(ctx, row.ID); err != nil {
 			return fmt.Errorf("app: retry post: %w", err)
 		}
-		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}}))
+		if err := s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.retried", TargetType: "post", TargetID: row.ID, Metadata: map[string]any{"targets": n}})); err != nil {
+			return err
+		}
+		retried, err = s.postAsWritten(ctx, tx, pr.OrganizationID, row.ID)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.getPost(ctx, pr.OrganizationID, id)
+	return retried, nil
 }
 
 func errOr(err, fallback error) error {

@@ -30,6 +30,7 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*app.Post, error)
 	if err != nil {
 		return nil, err
 	}
+	var approved *app.Post
 	err = store.InTx(ctx, s.db, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		row, err := lockPostInReview(ctx, q, pr.OrganizationID, id, "approved")
@@ -70,12 +71,16 @@ func (s *Service) ApprovePost(ctx context.Context, id string) (*app.Post, error)
 		if err := s.syncTargets(ctx, tx, updated, in, accounts); err != nil {
 			return err
 		}
-		return s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID}))
+		if err := s.accounts.Audit(ctx, tx, app.AuditBy(pr, app.AuditItem{Action: "post.approved", TargetType: "post", TargetID: row.ID})); err != nil {
+			return err
+		}
+		approved, err = s.postAsWritten(ctx, tx, pr.OrganizationID, row.ID)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	return s.getPost(ctx, pr.OrganizationID, id)
+	return approved, nil
 }
 
 // RejectPost sends a post awaiting review back to DRAFT with a note (ADMIN or OWNER).

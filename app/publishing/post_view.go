@@ -62,7 +62,26 @@ func (s *Service) postViewsWith(ctx context.Context, q *store.Queries, rows []st
 // set, must be a live team of the organization: live reports it.
 // With stored, each record's data is left in its stored form (StoredData) instead of decoded.
 func (s *Service) readPostViews(ctx context.Context, orgID string, ids []string, teamID string, stored bool) (views []app.Post, live bool, err error) {
-	r, err := store.ReadPosts(ctx, s.db, orgID, ids, true, teamID)
+	return s.readPostViewsWith(ctx, s.db, orgID, ids, teamID, stored)
+}
+
+// postAsWritten is the record of the organization's post id read through tx before it commits:
+// what the caller wrote, which a publish worker due at once may move on (PROCESSING) as soon as
+// the transaction commits (an approval or a retry answers the post as approved or retried).
+func (s *Service) postAsWritten(ctx context.Context, tx store.Batcher, orgID, id string) (*app.Post, error) {
+	views, _, err := s.readPostViewsWith(ctx, tx, orgID, []string{id}, "", false)
+	if err != nil {
+		return nil, err
+	}
+	if len(views) == 0 {
+		return nil, app.NotFound("Post")
+	}
+	return &views[0], nil
+}
+
+// readPostViewsWith is readPostViews through db.
+func (s *Service) readPostViewsWith(ctx context.Context, db store.Batcher, orgID string, ids []string, teamID string, stored bool) (views []app.Post, live bool, err error) {
+	r, err := store.ReadPosts(ctx, db, orgID, ids, true, teamID)
 	if err != nil {
 		return nil, false, err
 	}
