@@ -148,19 +148,20 @@ func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool,
 type versioner struct {
 	posts []versionedPost
 	at    map[string]int // a post's raw id → its place in posts
+	xmins []byte         // the posts' xmins, end to end (one allocation, not one a post)
 	h     maphash.Hash
 }
 
 type versionedPost struct {
 	n, total   int64
 	id         string
-	xmin       []byte
+	xmin       [2]int // its xmin in xmins: start, end
 	verbose    bool
 	sums, rows [3]uint64
 }
 
 func newVersioner(n int) *versioner {
-	v := &versioner{posts: make([]versionedPost, 0, n), at: make(map[string]int, n)}
+	v := &versioner{posts: make([]versionedPost, 0, n), at: make(map[string]int, n), xmins: make([]byte, 0, 4*n)}
 	v.h.SetSeed(versionSeed)
 	return v
 }
@@ -178,7 +179,9 @@ func (v *versioner) of(rawID []byte) *versionedPost {
 // post is the post's own row (n: its place in the page), with the organization's show_verbose_errors.
 func (v *versioner) post(rawID []byte, id string, n, total int64, xmin []byte, verbose bool) {
 	p := v.of(rawID)
-	p.n, p.total, p.id, p.xmin, p.verbose = n, total, id, append([]byte(nil), xmin...), verbose
+	p.n, p.total, p.id, p.verbose = n, total, id, verbose
+	p.xmin = [2]int{len(v.xmins), len(v.xmins) + len(xmin)}
+	v.xmins = append(v.xmins, xmin...)
 }
 
 // row is a target (kind 1: its id, its xmin, its account's) or an upload link (kind 2: its
@@ -206,7 +209,7 @@ func (v *versioner) versions() (page []PostVersion, total int) {
 	for i := range posts {
 		p := &posts[i]
 		h.Reset()
-		writeColumn(h, p.xmin)
+		writeColumn(h, v.xmins[p.xmin[0]:p.xmin[1]:p.xmin[1]]) // never NULL: a post's xmin
 		var b [1 + 4*8]byte
 		if p.verbose {
 			b[0] = 1
