@@ -32,14 +32,19 @@ import (
 // and its account; 2: an upload link and its upload) and Go hashes them (versionsOf): hashing in
 // SQL took one subplan per post and per kind (string_agg over each post's targets, then uploads),
 // a third more of PostgreSQL's time for a page of 20 than these two index joins over the page.
+//
+// The read's filters on accounts and uploads are applied to the rows, not in the joins (an account's
+// xmin is NULL unless the read would show it, a link the read would not show says so in column 7
+// and is not hashed): in the joins, PostgreSQL read a page's accounts and links through the
+// organization's indexes (all its accounts for each target, all its uploads), not by their keys.
 const postVersionBranches = `
-UNION ALL SELECT 1, NULL, t.post_id, NULL, t.xmin, sa.xmin, NULL, NULL, t.id
-FROM publish_targets t
-LEFT JOIN social_accounts sa ON sa.id = t.social_account_id AND sa.organization_id = t.organization_id AND sa.deleted_at IS NULL
+UNION ALL SELECT 1, NULL, t.post_id, NULL, t.xmin,
+  CASE WHEN sa.organization_id = t.organization_id AND sa.deleted_at IS NULL THEN sa.xmin END, NULL, NULL, t.id
+FROM publish_targets t LEFT JOIN social_accounts sa ON sa.id = t.social_account_id
 WHERE t.organization_id = $1 AND %[1]s
-UNION ALL SELECT 2, NULL, pu.post_id, NULL, pu.xmin, u.xmin, NULL, NULL, pu.upload_id
-FROM post_uploads pu JOIN uploads u ON u.id = pu.upload_id
-WHERE u.organization_id = $1 AND u.deleted_at IS NULL AND %[2]s AND pu.deleted_at IS NULL`
+UNION ALL SELECT 2, NULL, pu.post_id, NULL, pu.xmin, u.xmin, u.organization_id = $1 AND u.deleted_at IS NULL, NULL, pu.upload_id
+FROM post_uploads pu LEFT JOIN uploads u ON u.id = pu.upload_id
+WHERE %[2]s AND pu.deleted_at IS NULL`
 
 // readPostVersion is one post's version rows (no kind 0 row: not the organization's post).
 var readPostVersion = `-- name: ReadPostVersion
@@ -129,6 +134,10 @@ func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool,
 		}
 		r.skip()
 		raw := r.raw(r.col)
+		if shown := r.raw(r.col + 4); kind == 2 && string(shown) != "\x01" { // not a binary true
+			r.skipN(7) // a link the read does not show (its upload deleted, or not the organization's)
+			continue
+		}
 		// the row's id, its xmin, its account's or upload's
 		v.row(byte(kind), raw, r.raw(r.col+6), r.raw(r.col+2), r.raw(r.col+3))
 		r.skipN(7)
@@ -147,8 +156,9 @@ func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool,
 // does not matter, and a row that comes or goes (each has its own id) changes the sum.
 type versioner struct {
 	posts []versionedPost
-	at    map[string]int // a post's raw id → its place in posts
-	xmins []byte         // the posts' xmins, end to end (one allocation, not one a post)
+	at    map[[16]byte]int // a post's raw id (a binary uuid: a key that costs no allocation) → its place in posts
+	odd   map[string]int   // the same, for an id of another length (none is expected)
+	xmins []byte           // the posts' xmins, end to end (one allocation, not one a post)
 	h     maphash.Hash
 }
 
@@ -161,16 +171,29 @@ type versionedPost struct {
 }
 
 func newVersioner(n int) *versioner {
-	v := &versioner{posts: make([]versionedPost, 0, n), at: make(map[string]int, n), xmins: make([]byte, 0, 4*n)}
+	v := &versioner{posts: make([]versionedPost, 0, n), at: make(map[[16]byte]int, n), xmins: make([]byte, 0, 4*n)}
 	v.h.SetSeed(versionSeed)
 	return v
 }
 
 func (v *versioner) of(rawID []byte) *versionedPost {
-	i, seen := v.at[string(rawID)]
+	var i int
+	var seen bool
+	if len(rawID) == 16 {
+		k := [16]byte(rawID)
+		if i, seen = v.at[k]; !seen {
+			v.at[k] = len(v.posts)
+		}
+	} else {
+		if v.odd == nil {
+			v.odd = map[string]int{}
+		}
+		if i, seen = v.odd[string(rawID)]; !seen {
+			v.odd[string(rawID)] = len(v.posts)
+		}
+	}
 	if !seen {
 		i = len(v.posts)
-		v.at[string(rawID)] = i
 		v.posts = append(v.posts, versionedPost{})
 	}
 	return &v.posts[i]
