@@ -91,8 +91,9 @@ func TestAPIRoundTrips(t *testing.T) {
 		{"POST post (DRAFT)", http.MethodPost, "/api/v1/post", `{"teamId":"` + team + `","title":"T2","postDate":"` + soon(time.Hour) + `","status":"DRAFT",
 			"socialAccountTypes":["MASTODON"],"data":{"MASTODON":{"text":"x"}}}`, 2, 2},
 		{"PATCH post", http.MethodPatch, "/api/v1/post/" + p.ID, `{"title":"Renamed"}`, 3, 5},
-		// the post just changed: read with its version first in the batch, the list's item read after its versions
-		{"GET post (changed)", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 4},
+		// the post just changed (its entry forgotten): read, its version hashed from the rows read (no
+		// statement more than before the cache); the list's item read after its versions
+		{"GET post (changed)", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 3},
 		{"GET post list (changed)", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 2, 4},
 		{"GET post (cached)", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 1},
 		{"GET post list (cached)", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 1, 1},

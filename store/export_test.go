@@ -4,13 +4,13 @@ package store
 var (
 	GetAPIKeyForAuthSQL         = getAPIKeyForAuth
 	TouchAPIKeysSQL             = touchAPIKeys
-	ReadPostsOfOrgSQL           = readPostsOfOrg
+	ReadPostsOfOrgSQL           = readPostsOfOrgX
 	ReadOrgShowVerboseErrorsSQL = readOrgShowVerboseErrors
 	ReadTeamLiveSQL             = readTeamLive
 	ReadOnePostOfOrgSQL         = readOnePostOfOrg
 	ReadOnePostTargetsOfOrgSQL  = readOnePostTargetsOfOrg
 	ReadOnePostUploadLinksSQL   = readOnePostUploadLinks
-	ReadPostUploadLinksSQL      = readPostUploadLinks
+	ReadPostUploadLinksSQL      = readPostUploadLinksX
 	ReadTeamRecordSQL           = readTeamRecord
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts

@@ -18,9 +18,16 @@ import (
 // was small stayed a sequential scan after it grew, 4.6 ms a call.) A page of posts keeps the
 // arrays and their custom plans.
 var (
-	readOnePostOfOrg        = byOneID(readPostsOfOrg, "p.id = ANY($2::uuid[])", "p.id = $2::uuid")
+	readOnePostOfOrg        = byOneID(readPostsOfOrgX, "p.id = ANY($2::uuid[])", "p.id = $2::uuid")
 	readOnePostTargetsOfOrg = byOneID(readPostTargetsOfOrg, "t.post_id = ANY($2::uuid[])", "t.post_id = $2::uuid")
-	readOnePostUploadLinks  = byOneID(readPostUploadLinks, "pu.post_id = ANY($2::uuid[])", "pu.post_id = $2::uuid")
+	readOnePostUploadLinks  = byOneID(readPostUploadLinksX, "pu.post_id = ANY($2::uuid[])", "pu.post_id = $2::uuid")
+)
+
+// The posts' and the links' reads with their rows' xmins last, whence a read's own version
+// (post_version.go): sqlc knows no system columns, so they are added here.
+var (
+	readPostsOfOrgX      = byOneID(readPostsOfOrg, "AS org_show_verbose_errors", "AS org_show_verbose_errors, p.xmin")
+	readPostUploadLinksX = byOneID(readPostUploadLinks, "AS upload_updated_at", "AS upload_updated_at, pu.xmin, u.xmin")
 )
 
 func byOneID(sql, anyOf, one string) string {
@@ -46,7 +53,7 @@ type PostReads struct {
 	UploadLinks       []PostUpload    // links to live uploads only, in order
 	Uploads           []Upload        // those uploads
 	Accounts          []SocialAccount // with links: the live accounts of the posts' teams that targets name
-	Version           int64           // ReadPostVersioned: the post's version (post_version.go), when Versioned
+	Version           int64           // ReadPostVersioned: the post's version (post_version.go), when Versioned, hashed from these rows
 	Versioned         bool
 }
 
@@ -60,7 +67,10 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	return readPosts(ctx, db, orgID, ids, links, teamID, false)
 }
 
-// ReadPostVersioned is ReadPosts of one post with its links and, first in the batch, its version.
+// ReadPostVersioned is ReadPosts of one post with its links and its version, hashed from the
+// rows read (their xmins) as ReadPostVersion hashes them: no statement more. The statements of the
+// batch may see different commits, but the version is of exactly the rows the record is built
+// from, so one that equals a later ReadPostVersion's says these rows are still the current ones.
 func ReadPostVersioned(ctx context.Context, db Batcher, orgID, id string) (PostReads, error) {
 	return readPosts(ctx, db, orgID, []string{id}, true, "", true)
 }
@@ -70,7 +80,7 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	// The ids go four times to PostgreSQL: encoded once as binary uuids, not parsed from text each
 	// time (one that does not parse is sent as text, for PostgreSQL's own answer to it).
 	var idArg any = ids // the array, or its one id
-	postsSQL, targetsSQL, linksSQL := readPostsOfOrg, readPostTargetsOfOrg, readPostUploadLinks
+	postsSQL, targetsSQL, linksSQL := readPostsOfOrgX, readPostTargetsOfOrg, readPostUploadLinksX
 	if u, ok := uuids(ids); ok {
 		idArg = u
 		if len(ids) == 1 {
@@ -78,8 +88,9 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		}
 	}
 	b := &pgx.Batch{}
-	if _, one := idArg.(pgtype.UUID); one && version {
-		queuePostVersion(b, orgID, idArg, &out)
+	var v *versioner
+	if version {
+		v = newVersioner(len(ids))
 	}
 	// Slices are sized for what a page usually holds (a post and two targets per id), not grown.
 	b.Queue(postsSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
@@ -105,6 +116,10 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 			r.time(&p.UpdatedAt)
 			r.timePtr(&p.DeletedAt)
 			r.boolean(&out.ShowVerboseErrors)
+			if v != nil {
+				v.post(r.raw(0), p.ID, int64(len(out.Posts)), 0, r.raw(r.col), out.ShowVerboseErrors)
+			}
+			r.skip() // the xmin
 			out.Posts = append(out.Posts, p)
 		}
 		return r.Err()
@@ -117,7 +132,8 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	}
 	b.Queue(targetsSQL, orgID, idArg).Query(func(rows pgx.Rows) error {
 		out.Targets = make([]PublishTarget, 0, 2*len(ids))
-		const accountAt = 15 // the account's first column, its team the next
+		const accountAt = 15                          // the account's first column, its team the next
+		const xminAt = accountAt + 3 + accountColumns // the target's xmin, its account's the next
 		seen := map[string]bool{}
 		teamOf := make(map[string]string, len(out.Posts)) // read by the first statement, whose callback ran
 		for _, p := range out.Posts {
@@ -142,11 +158,14 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 			r.time(&t.CreatedAt)
 			r.time(&t.UpdatedAt)
 			out.Targets = append(out.Targets, t)
+			if v != nil {
+				v.row(1, r.raw(2), r.raw(0), r.raw(xminAt), r.raw(xminAt+1))
+			}
 			// The account (the outer join's side) is a record's while of the post's team, and is
 			// decoded the first time it comes only: a page's targets name the same few.
 			raw := r.raw(accountAt)
 			if !links || raw == nil || seen[string(raw)] || t.PostID == nil || !r.isString(accountAt+1, teamOf[*t.PostID]) {
-				r.skipN(3 + accountColumns)
+				r.skipN(3 + accountColumns + 2)
 				continue
 			}
 			seen[string(raw)] = true
@@ -155,6 +174,7 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 			r.str(&a.TeamID)
 			r.str(&a.Type)
 			r.account(&a)
+			r.skipN(2)
 			out.Accounts = append(out.Accounts, a)
 		}
 		return r.Err()
@@ -187,6 +207,10 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 				r.pgFloat8(&u.VideoLength)
 				r.time(&u.CreatedAt)
 				r.time(&u.UpdatedAt)
+				if v != nil {
+					v.row(2, r.raw(0), r.raw(1), r.raw(r.col), r.raw(r.col+1))
+				}
+				r.skipN(2)        // the link's and the upload's xmins
 				u.ID = l.UploadID // live uploads only: DeletedAt stays nil
 				out.UploadLinks, out.Uploads = append(out.UploadLinks, l), append(out.Uploads, u)
 			}
@@ -195,6 +219,11 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
+	}
+	if v != nil {
+		if page, _ := v.versions(); len(page) == 1 && len(ids) == 1 {
+			out.Version, out.Versioned = page[0].Version, true
+		}
 	}
 	return out, nil
 }

@@ -21,18 +21,30 @@ import (
 // row that goes (a target, a link, a purged upload) leaves the hashed set. Rows changed for what
 // the record does not show (a target's lease, an account's tokens) only cost a miss.
 //
+// It hashes exactly the rows the read of the record (post_read.go) selects, under the same joins and
+// filters (live links to live uploads of the organization, a target's live account of the
+// organization), so that a read computes its own version from its rows' xmins: a cold read needs
+// no version statement. A row the read filters out shows nothing; one that enters or leaves the
+// filter enters or leaves the hashed set.
+//
 // The statement answers one narrow row per contributing row (kind 0: the post, with its place in
 // the page, the total, the organization's show_verbose_errors and the team's liveness; 1: a target
 // and its account; 2: an upload link and its upload) and Go hashes them (versionsOf): hashing in
 // SQL took one subplan per post and per kind (string_agg over each post's targets, then uploads),
 // a third more of PostgreSQL's time for a page of 20 than these two index joins over the page.
+//
+// The read's filters on accounts and uploads are applied to the rows, not in the joins (an account's
+// xmin is NULL unless the read would show it, a link the read would not show says so in column 7
+// and is not hashed): in the joins, PostgreSQL read a page's accounts and links through the
+// organization's indexes (all its accounts for each target, all its uploads), not by their keys.
 const postVersionBranches = `
-UNION ALL SELECT 1, NULL, t.post_id, NULL, t.xmin, sa.xmin, NULL, NULL, t.id
+UNION ALL SELECT 1, NULL, t.post_id, NULL, t.xmin,
+  CASE WHEN sa.organization_id = t.organization_id AND sa.deleted_at IS NULL THEN sa.xmin END, NULL, NULL, t.id
 FROM publish_targets t LEFT JOIN social_accounts sa ON sa.id = t.social_account_id
 WHERE t.organization_id = $1 AND %[1]s
-UNION ALL SELECT 2, NULL, pu.post_id, NULL, pu.xmin, u.xmin, NULL, NULL, pu.upload_id
+UNION ALL SELECT 2, NULL, pu.post_id, NULL, pu.xmin, u.xmin, u.organization_id = $1 AND u.deleted_at IS NULL, NULL, pu.upload_id
 FROM post_uploads pu LEFT JOIN uploads u ON u.id = pu.upload_id
-WHERE %[2]s`
+WHERE %[2]s AND pu.deleted_at IS NULL`
 
 // readPostVersion is one post's version rows (no kind 0 row: not the organization's post).
 var readPostVersion = `-- name: ReadPostVersion
@@ -60,19 +72,6 @@ func ReadPostVersion(ctx context.Context, db DBTX, orgID, id string) (v int64, o
 		return 0, false, nil
 	}
 	return page[0].Version, true, nil
-}
-
-// queuePostVersion queues readPostVersion first in a post's read (ReadPosts with a version): a
-// statement of a batch sees what committed before it started, so the rows read after it are as
-// new as the version or newer — never older, which a version read after them could pair with.
-func queuePostVersion(b *pgx.Batch, orgID string, id any, into *PostReads) {
-	b.Queue(readPostVersion, orgID, id).Query(func(rows pgx.Rows) error {
-		page, _, _, err := versionsOf(rows, 1)
-		if len(page) > 0 {
-			into.Version, into.Versioned = page[0].Version, true
-		}
-		return err
-	})
 }
 
 // PostVersion is a post of a page with its version.
@@ -109,74 +108,131 @@ FROM page`, col, dir, strings.Join(where, " AND "), len(args)-1, len(args)) +
 var versionSeed = maphash.MakeSeed()
 
 // versionsOf hashes the rows of a version statement into each post's version, in the page's
-// order (n: how many posts are likely). The rows of a post's targets and links are summed, each hashed alone: their order does
-// not matter, and a row that comes or goes (each has its own id) changes the sum.
+// order (n: how many posts are likely).
 func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool, err error) {
 	defer rows.Close()
-	type post struct {
-		n, total   int64
-		id         string
-		xmin       []byte
-		verbose    bool
-		sums, rows [3]uint64
-	}
-	posts := make([]post, 0, n)
-	at := make(map[string]int, n) // a post's raw id → its place in posts
-	var h maphash.Hash
-	h.SetSeed(versionSeed)
+	v := newVersioner(n)
 	r := newRawRow(rows)
 	for r.next() {
 		var kind int32
 		r.int32(&kind)
 		if kind == 0 {
-			var p post
-			r.int64(&p.n)
+			var pn, pt int64
+			var id string
+			var verbose bool
+			r.int64(&pn)
 			raw := r.raw(r.col)
-			r.str(&p.id)
-			r.int64(&p.total)
-			p.xmin = append([]byte(nil), r.raw(r.col)...)
+			r.str(&id)
+			r.int64(&pt)
+			xmin := r.raw(r.col)
 			r.skipN(2)
-			r.boolean(&p.verbose)
+			r.boolean(&verbose)
 			r.boolean(&live)
 			r.skip()
-			i, seen := at[string(raw)]
-			if !seen {
-				at[string(raw)] = len(posts)
-				posts = append(posts, p)
-				continue
-			}
-			p.sums, p.rows = posts[i].sums, posts[i].rows // the post's rows came first
-			posts[i] = p
+			v.post(raw, id, pn, pt, xmin, verbose)
 			continue
 		}
 		r.skip()
 		raw := r.raw(r.col)
-		r.skipN(2)
-		h.Reset()
-		h.WriteByte(byte(kind))
-		writeColumn(&h, r.raw(r.col+4)) // the row's id
-		writeColumn(&h, r.raw(r.col))   // its xmin
-		writeColumn(&h, r.raw(r.col+1)) // its account's or upload's
-		r.skipN(5)
-		i, seen := at[string(raw)]
-		if !seen {
-			at[string(raw)] = len(posts)
-			posts = append(posts, post{})
+		if shown := r.raw(r.col + 4); kind == 2 && string(shown) != "\x01" { // not a binary true
+			r.skipN(7) // a link the read does not show (its upload deleted, or not the organization's)
+			continue
 		}
-		posts[i].sums[kind] += h.Sum64()
-		posts[i].rows[kind]++
+		// the row's id, its xmin, its account's or upload's
+		v.row(byte(kind), raw, r.raw(r.col+6), r.raw(r.col+2), r.raw(r.col+3))
+		r.skipN(7)
 	}
 	if err := r.Err(); err != nil {
 		return nil, 0, false, err
 	}
+	page, total = v.versions()
+	return page, total, live, nil
+}
+
+// versioner hashes posts' contributing rows into their versions, from a version statement's rows
+// (versionsOf) or from the rows of the read itself (readPosts): both pass the same bytes (binary
+// uuids and xids) of the same rows, so a version read alone equals the one of a read of the post
+// as it was. The rows of a post's targets and links are summed, each hashed alone: their order
+// does not matter, and a row that comes or goes (each has its own id) changes the sum.
+type versioner struct {
+	posts []versionedPost
+	at    map[[16]byte]int // a post's raw id (a binary uuid: a key that costs no allocation) → its place in posts
+	odd   map[string]int   // the same, for an id of another length (none is expected)
+	xmins []byte           // the posts' xmins, end to end (one allocation, not one a post)
+	h     maphash.Hash
+}
+
+type versionedPost struct {
+	n, total   int64
+	id         string
+	xmin       [2]int // its xmin in xmins: start, end
+	verbose    bool
+	sums, rows [3]uint64
+}
+
+func newVersioner(n int) *versioner {
+	v := &versioner{posts: make([]versionedPost, 0, n), at: make(map[[16]byte]int, n), xmins: make([]byte, 0, 4*n)}
+	v.h.SetSeed(versionSeed)
+	return v
+}
+
+func (v *versioner) of(rawID []byte) *versionedPost {
+	var i int
+	var seen bool
+	if len(rawID) == 16 {
+		k := [16]byte(rawID)
+		if i, seen = v.at[k]; !seen {
+			v.at[k] = len(v.posts)
+		}
+	} else {
+		if v.odd == nil {
+			v.odd = map[string]int{}
+		}
+		if i, seen = v.odd[string(rawID)]; !seen {
+			v.odd[string(rawID)] = len(v.posts)
+		}
+	}
+	if !seen {
+		i = len(v.posts)
+		v.posts = append(v.posts, versionedPost{})
+	}
+	return &v.posts[i]
+}
+
+// post is the post's own row (n: its place in the page), with the organization's show_verbose_errors.
+func (v *versioner) post(rawID []byte, id string, n, total int64, xmin []byte, verbose bool) {
+	p := v.of(rawID)
+	p.n, p.total, p.id, p.verbose = n, total, id, verbose
+	p.xmin = [2]int{len(v.xmins), len(v.xmins) + len(xmin)}
+	v.xmins = append(v.xmins, xmin...)
+}
+
+// row is a target (kind 1: its id, its xmin, its account's) or an upload link (kind 2: its
+// upload's id, its xmin, the upload's) of the post rawPostID.
+func (v *versioner) row(kind byte, rawPostID, id, xmin, other []byte) {
+	h := &v.h
+	h.Reset()
+	h.WriteByte(kind)
+	writeColumn(h, id)
+	writeColumn(h, xmin)
+	writeColumn(h, other)
+	p := v.of(rawPostID)
+	p.sums[kind] += h.Sum64()
+	p.rows[kind]++
+}
+
+// versions answers the posts' versions in the page's order, leaving out rows of no post read, and
+// the total of the last.
+func (v *versioner) versions() (page []PostVersion, total int) {
 	// the page's order (the rows come in it, but nothing in SQL says a UNION keeps it)
-	posts = slices.DeleteFunc(posts, func(p post) bool { return p.id == "" }) // rows of no post of the page
-	slices.SortFunc(posts, func(a, b post) int { return cmp.Compare(a.n, b.n) })
+	posts := slices.DeleteFunc(v.posts, func(p versionedPost) bool { return p.id == "" })
+	slices.SortFunc(posts, func(a, b versionedPost) int { return cmp.Compare(a.n, b.n) })
 	page = make([]PostVersion, 0, len(posts))
+	h := &v.h
 	for i := range posts {
 		p := &posts[i]
 		h.Reset()
-		writeColumn(&h, p.xmin)
+		writeColumn(h, v.xmins[p.xmin[0]:p.xmin[1]:p.xmin[1]]) // never NULL: a post's xmin
 		var b [1 + 4*8]byte
 		if p.verbose {
 			b[0] = 1
@@ -189,7 +245,7 @@ func versionsOf(rows pgx.Rows, n int) (page []PostVersion, total int, live bool,
 		page = append(page, PostVersion{ID: p.id, Version: int64(h.Sum64())})
 		total = int(p.total)
 	}
-	return page, total, live, nil
+	return page, total
 }
 
 // writeColumn writes a column's bytes, length first (NULL apart from empty).

@@ -21,8 +21,8 @@ func (s *Service) PostVersion(ctx context.Context, id string) (v int64, ok bool,
 	return store.ReadPostVersion(ctx, s.db, pr.OrganizationID, id)
 }
 
-// GetPostStoredVersioned is GetPostStored with the post's version, read first in the same round
-// trip (ok false: none was read, as for an id that is not a uuid).
+// GetPostStoredVersioned is GetPostStored with the post's version, hashed from the rows read
+// (ok false: none was, as for an id that is not a uuid).
 func (s *Service) GetPostStoredVersioned(ctx context.Context, id string) (post *app.Post, v int64, ok bool, err error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
