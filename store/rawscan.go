@@ -414,6 +414,23 @@ func (r *rawRow) account(a *SocialAccount) {
 // accountColumns is how many columns account decodes.
 const accountColumns = 24
 
+// uploadFile decodes an upload's file columns, mime to updated_at, in the order of the uploads
+// table (both the full row and a record's projection select them so).
+func (r *rawRow) uploadFile(u *Upload) {
+	r.str(&u.Mime)
+	r.str(&u.Ext)
+	r.str(&u.Path)
+	r.strPtr(&u.ThumbnailPath)
+	r.strPtr(&u.IconPath)
+	r.strPtr(&u.ExternalLink)
+	r.pgInt4(&u.Width)
+	r.pgInt4(&u.Height)
+	r.int64(&u.FileSize)
+	r.pgFloat8(&u.VideoLength)
+	r.time(&u.CreatedAt)
+	r.time(&u.UpdatedAt)
+}
+
 // raw answers column i's bytes (nil for NULL or past the row's end).
 func (r *rawRow) raw(i int) []byte {
 	if i >= len(r.vals) {
