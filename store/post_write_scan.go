@@ -13,6 +13,16 @@ func (r *rawRow) post(p *Post) {
 	r.str(&p.OrganizationID)
 	r.str(&p.TeamID)
 	r.strPtr(&p.CreatedByID)
+	r.postContent(p)
+	r.timePtr(&p.CountedAt)
+	r.time(&p.CreatedAt)
+	r.time(&p.UpdatedAt)
+	r.timePtr(&p.DeletedAt)
+}
+
+// postContent decodes a post's columns title to retry_count, in the order of the posts table
+// (both the full row and a record's projection select them so).
+func (r *rawRow) postContent(p *Post) {
 	r.str(&p.Title)
 	r.strPtr(&p.ReferenceKey)
 	r.time(&p.PostDate)
@@ -24,10 +34,6 @@ func (r *rawRow) post(p *Post) {
 	r.strPtr(&p.Error)
 	r.strPtr(&p.ReviewNote)
 	r.int32(&p.RetryCount)
-	r.timePtr(&p.CountedAt)
-	r.time(&p.CreatedAt)
-	r.time(&p.UpdatedAt)
-	r.timePtr(&p.DeletedAt)
 }
 
 // postColumns is how many columns post decodes.

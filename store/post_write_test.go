@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/crier/crier/store"
 	"github.com/crier/crier/store/storetest"
@@ -75,23 +76,9 @@ func TestWritePostChecksWhatWasSeen(t *testing.T) {
 	t.Parallel()
 	pool, _ := storetest.NewDB(t)
 	ctx := context.Background()
-	const org, team, post = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"
-	_, err := pool.Exec(ctx, `
-INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
-INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
-INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
-INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
-  VALUES ('`+post+`', '`+org+`', '`+team+`', 'T', now(), 'DRAFT', '{MASTODON}', '{}');
-INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
-  VALUES ('`+org+`', 'POST', '`+post+`', 'MASTODON', 'DRAFT', '{}', 'a');`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	org, post := seedEditablePost(t, pool)
 	edit := func(seen store.PostSeen) error {
-		_, err := store.WritePost(ctx, pool, store.PostWrite{Seen: &seen,
-			Update: &store.UpdatePostParams{ID: post, Title: "Edited", PostDate: time.Now(), Status: "DRAFT", SocialAccountTypes: []string{"MASTODON"}, Data: []byte(`{}`)},
-			Audit:  &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.updated", Metadata: []byte(`{}`)}})
-		return err
+		return editTitle(ctx, pool, org, post, seen)
 	}
 	for _, change := range []string{
 		`UPDATE posts SET review_note = 'meanwhile'`,
@@ -232,18 +219,7 @@ func TestWritePostChecksAfterTheLock(t *testing.T) {
 	t.Parallel()
 	pool, _ := storetest.NewDB(t)
 	ctx := context.Background()
-	const org, team, post = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002", "00000000-0000-4000-8000-000000000003"
-	_, err := pool.Exec(ctx, `
-INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
-INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
-INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
-INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
-  VALUES ('`+post+`', '`+org+`', '`+team+`', 'T', now(), 'DRAFT', '{MASTODON}', '{}');
-INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
-  VALUES ('`+org+`', 'POST', '`+post+`', 'MASTODON', 'DRAFT', '{}', 'a');`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	org, post := seedEditablePost(t, pool)
 	for _, c := range []struct {
 		meanwhile string // run while the post is locked by another transaction
 		changed   bool
@@ -266,10 +242,7 @@ INSERT INTO publish_targets (organization_id, kind, post_id, network, status, pa
 		done := make(chan error, 1)
 		go func() {
 			seen := r.Seen
-			_, err := store.WritePost(ctx, pool, store.PostWrite{Seen: &seen,
-				Update: &store.UpdatePostParams{ID: post, Title: "Edited", PostDate: time.Now(), Status: "DRAFT", SocialAccountTypes: []string{"MASTODON"}, Data: []byte(`{}`)},
-				Audit:  &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.updated", Metadata: []byte(`{}`)}})
-			done <- err
+			done <- editTitle(ctx, pool, org, post, seen)
 		}()
 		for waiting := false; !waiting; { // the edit waits for the post's lock
 			time.Sleep(10 * time.Millisecond)
@@ -297,4 +270,32 @@ INSERT INTO publish_targets (organization_id, kind, post_id, network, status, pa
 			t.Fatalf("after %q: %v, title %q, %d audit rows; want the edit written", c.meanwhile, err, title, audits)
 		}
 	}
+}
+
+// seedEditablePost writes an organization, a team and a DRAFT post (title "T") with one Mastodon
+// target, for the edit checks' tests.
+func seedEditablePost(t *testing.T, pool *pgxpool.Pool) (org, post string) {
+	t.Helper()
+	const team = "00000000-0000-4000-8000-000000000002"
+	org, post = "00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000003"
+	_, err := pool.Exec(context.Background(), `
+INSERT INTO users (id, email, password_hash) VALUES ('00000000-0000-4000-8000-000000000009', 'w@example.com', 'x');
+INSERT INTO organizations (id, created_by_id, name) VALUES ('`+org+`', '00000000-0000-4000-8000-000000000009', 'W');
+INSERT INTO teams (id, organization_id, created_by_id, name) VALUES ('`+team+`', '`+org+`', '00000000-0000-4000-8000-000000000009', 'T');
+INSERT INTO posts (id, organization_id, team_id, title, post_date, status, social_account_types, data)
+  VALUES ('`+post+`', '`+org+`', '`+team+`', 'T', now(), 'DRAFT', '{MASTODON}', '{}');
+INSERT INTO publish_targets (organization_id, kind, post_id, network, status, payload, attempt_key)
+  VALUES ('`+org+`', 'POST', '`+post+`', 'MASTODON', 'DRAFT', '{}', 'a');`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return org, post
+}
+
+// editTitle writes the post's title "Edited" as an edit that saw seen, with its audit row.
+func editTitle(ctx context.Context, pool *pgxpool.Pool, org, post string, seen store.PostSeen) error {
+	_, err := store.WritePost(ctx, pool, store.PostWrite{Seen: &seen,
+		Update: &store.UpdatePostParams{ID: post, Title: "Edited", PostDate: time.Now(), Status: "DRAFT", SocialAccountTypes: []string{"MASTODON"}, Data: []byte(`{}`)},
+		Audit:  &store.InsertAuditItemParams{OrganizationID: org, ActorType: "SYSTEM", Action: "post.updated", Metadata: []byte(`{}`)}})
+	return err
 }
