@@ -15,7 +15,7 @@ var (
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts
-	ReadPostEditUploadsSQL      = readPostEditUploads
+	ReadPostEditUploadsSQL      = readPostEditUploadsVersioned
 	ReadTeamForPostSQL          = readTeamForPostWithAccounts
 	ReadPostToEditSQL           = readPostToEditWithAccounts
 )

@@ -16,13 +16,17 @@ type PostCreateReads struct {
 	Uploads           []Upload        // the live uploads among the ids asked
 	KeyOwner          []Post          // the live post holding the reference key asked (none: empty)
 	ShowVerboseErrors bool
+	// the versions read ("id@xmin"; the team's xmin), for a later write's WriteGuard
+	TeamVersion     string
+	AccountVersions []string // of Accounts, in order
+	UploadVersions  []string // of Uploads, in order
 }
 
 // readTeamForPostWithAccounts answers, for an organization ($1), its showVerboseErrors, whether
-// $2 is a live team of it, and that team's live accounts (writeAccountColumns, in the order of
-// ReadTeamAccounts), one row per account, or one row without when it has none (no row: no such
-// organization).
-var readTeamForPostWithAccounts = `SELECT o.show_verbose_errors, t.id IS NOT NULL AS team_live, ` + writeAccountColumns + `
+// $2 is a live team of it (with its xmin), and that team's live accounts (writeAccountColumns, in
+// the order of ReadTeamAccounts, then each one's xmin), one row per account, or one row without
+// when it has none (no row: no such organization).
+var readTeamForPostWithAccounts = `SELECT o.show_verbose_errors, t.id IS NOT NULL AS team_live, t.xmin::text, ` + writeAccountColumns + `, sa.xmin::text
 FROM organizations o
 LEFT JOIN teams t ON t.id = $2 AND t.organization_id = o.id AND t.deleted_at IS NULL
 LEFT JOIN social_accounts sa ON sa.organization_id = o.id AND sa.team_id = t.id AND sa.deleted_at IS NULL
@@ -40,16 +44,19 @@ func ReadPostCreate(ctx context.Context, db Batcher, orgID, teamID string, uploa
 	b.Queue(readTeamForPostWithAccounts, orgID, teamID).Query(func(rows pgx.Rows) error {
 		r := newRawRow(rows)
 		for r.next() {
+			var team *string
 			r.boolean(&out.ShowVerboseErrors)
 			r.boolean(&out.TeamLive)
-			if a, ok := r.writeAccount(); ok {
-				out.Accounts = append(out.Accounts, a)
+			r.strPtr(&team)
+			if team != nil {
+				out.TeamVersion = *team
 			}
+			out.Accounts, out.AccountVersions = r.writeAccountVersion(out.Accounts, out.AccountVersions)
 		}
 		return r.Err()
 	})
 	if len(uploadIDs) > 0 {
-		b.Queue(uploadsOf, orgID, uploadIDs).Query(collectUploads(&out.Uploads))
+		b.Queue(uploadsOfVersioned, orgID, uploadIDs).Query(collectUploadVersions(&out.Uploads, &out.UploadVersions))
 	}
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
@@ -69,6 +76,8 @@ type PostEditReads struct {
 	KeyOwner          []Post
 	ShowVerboseErrors bool
 	Seen              PostSeen // the versions read, for PostWrite.Seen
+	AccountVersions   []string // "id@xmin" of Accounts, in order, for a later write's WriteGuard
+	UploadVersions    []string // of Uploads
 }
 
 // PostSeen is the post and its targets as an edit read them (their row versions).
@@ -95,11 +104,11 @@ type targetVersion struct {
 
 // readPostToEditWithAccounts reads the organization's ($2) post $1 with its row version and the
 // organization's showVerboseErrors, one row per live account of the post's team
-// (writeAccountColumns, in the order of ReadPostTeamAccounts), or one row without when it has
-// none (no row: no such post). A post never changes team.
+// (writeAccountColumns, in the order of ReadPostTeamAccounts, then each one's xmin), or one row
+// without when it has none (no row: no such post). A post never changes team.
 var readPostToEditWithAccounts = `SELECT p.id, p.organization_id, p.team_id, p.created_by_id, p.title, p.reference_key, p.post_date, p.posted_date,
     p.status, p.social_account_types, p.data, p.first_comment, p.error, p.review_note, p.retry_count, p.counted_at, p.created_at,
-    p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors, ` + writeAccountColumns + `
+    p.updated_at, p.deleted_at, p.xmin::text AS row_version, o.show_verbose_errors, ` + writeAccountColumns + `, sa.xmin::text
 FROM posts p JOIN organizations o ON o.id = p.organization_id
 LEFT JOIN social_accounts sa ON sa.organization_id = p.organization_id AND sa.team_id = p.team_id AND sa.deleted_at IS NULL
 WHERE p.id = $1 AND p.organization_id = $2
@@ -127,9 +136,7 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 			} else {
 				r.skipN(postColumns + 2)
 			}
-			if a, ok := r.writeAccount(); ok {
-				out.Accounts = append(out.Accounts, a)
-			}
+			out.Accounts, out.AccountVersions = r.writeAccountVersion(out.Accounts, out.AccountVersions)
 		}
 		return r.Err()
 	}
@@ -151,7 +158,7 @@ func ReadPostEdit(ctx context.Context, db Batcher, orgID, id string, uploadIDs [
 		}
 		return r.Err()
 	})
-	b.Queue(readPostEditUploads, orgID, uuidArray(uploadIDs), id).Query(collectUploads(&out.Uploads))
+	b.Queue(readPostEditUploadsVersioned, orgID, uuidArray(uploadIDs), id).Query(collectUploadVersions(&out.Uploads, &out.UploadVersions))
 	if refKey != nil {
 		b.Queue(getPostByReferenceKey, orgID, refKey).Query(collectPosts(&out.KeyOwner))
 	}
@@ -220,6 +227,7 @@ type PostWrite struct {
 	Targets []TargetWrite
 	Uploads *ReplacePostUploadLinksParams
 	Audit   *InsertAuditItemParams
+	Guard   *WriteGuard // with Create or Update: nothing is written unless it holds (ErrPostChanged)
 }
 
 // PostWritten is what WritePost wrote: the post, the targets inserted or rescheduled (in no
@@ -229,6 +237,11 @@ type PostWritten struct {
 	Targets []PublishTarget
 	Removed []string
 	Links   []PostUpload
+	// With Create or Update: the post's version (xmin) and each target's ("id@xmin", in the
+	// order of Targets) as written, and the organization's showVerboseErrors as the write saw it.
+	Version           string
+	TargetVersions    []string
+	ShowVerboseErrors bool
 }
 
 // WritePost sends w's statements in one batch, in order. On tx they are part of it; on the pool

@@ -35,9 +35,10 @@ type writeSQL struct {
 var writeShapes sync.Map
 
 // writeShape says which parts a write's statement has.
-func writeShape(w PostWrite, ins, re, del bool) uint8 {
-	var k uint8
-	for i, b := range []bool{w.Create != nil, w.Seen != nil, ins, re, del, w.Uploads != nil, w.Audit != nil} {
+func writeShape(w PostWrite, ins, re, del bool) uint16 {
+	var k uint16
+	team, accounts, uploads := guardShape(w.Guard)
+	for i, b := range []bool{w.Create != nil, w.Seen != nil, ins, re, del, w.Uploads != nil, w.Audit != nil, team, accounts, uploads} {
 		if b {
 			k |= 1 << i
 		}
@@ -131,26 +132,39 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		for _, v := range []any{c.OrganizationID, c.TeamID, c.CreatedByID, c.Title, c.ReferenceKey, c.PostDate, c.Status, c.SocialAccountTypes, c.Data, c.FirstComment, c.CountedAt} {
 			q.sql(", ", q.arg(v))
 		}
-		q.sql(") RETURNING *)")
+		q.sql(") RETURNING *, xmin::text)")
+		if w.Guard != nil { // evaluated by the answer's WHERE, below
+			q.sql(", chk AS (SELECT post_unchanged(", q.guardSQL(w.Guard), ") AS ok)")
+		}
 	default:
 		u := w.Update
-		if w.Seen != nil {
+		if w.Seen != nil || w.Guard != nil {
 			// After LockPostAsRead (the post locked as read, in the statement before this one, so
 			// this one's snapshot is taken with the lock held): fails (post_unchanged, CR409) unless
 			// the post's targets are exactly the versions read ("id@xmin"). It is an InitPlan of the
 			// post's update, which every run evaluates; sibling CTEs see the targets as they were
 			// before this statement's own writes.
-			q.sql("chk AS (SELECT post_unchanged((SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = ",
-				id, ") cur) = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(", q.arg(w.Seen.Targets), "::text[]) v)) AS ok), ")
+			// With a guard, the rows its checks used besides are compared too (WriteGuard).
+			q.sql("chk AS (SELECT post_unchanged(")
+			if w.Seen != nil {
+				q.sql("(SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM (SELECT t.id::text || '@' || t.xmin::text AS v FROM publish_targets t WHERE t.post_id = ",
+					id, ") cur) = (SELECT coalesce(array_agg(v ORDER BY v), '{}') FROM unnest(", q.arg(w.Seen.Targets), "::text[]) v)")
+			} else {
+				q.sql("true")
+			}
+			if w.Guard != nil {
+				q.sql(" AND ", q.guardSQL(w.Guard))
+			}
+			q.sql(") AS ok), ")
 		}
 		q.sql("p AS (UPDATE posts SET title = ", q.arg(u.Title), ", reference_key = ", q.arg(u.ReferenceKey), ", post_date = ", q.arg(u.PostDate),
 			", status = ", q.arg(u.Status), ", social_account_types = ", q.arg(u.SocialAccountTypes), ", data = ", q.arg(u.Data),
 			", first_comment = ", q.arg(u.FirstComment), ", counted_at = ", q.arg(u.CountedAt), ", review_note = ", q.arg(u.ReviewNote),
 			", error = ", q.arg(u.Error), ", updated_at = now() WHERE id = ", id)
-		if w.Seen != nil {
+		if w.Seen != nil || w.Guard != nil {
 			q.sql(" AND (SELECT ok FROM chk)")
 		}
-		q.sql(" RETURNING *)")
+		q.sql(" RETURNING *, xmin::text)")
 	}
 	if len(ins.kind) > 0 {
 		q.sql(`, ins AS (INSERT INTO publish_targets (organization_id, kind, post_id, comment_id, network, social_account_id, status, payload, attempt_key, due_at)
@@ -160,7 +174,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			q.arg(ins.network), "::text[], ", q.arg(ins.account), "::text[], ", q.arg(ins.status), "::text[], ", q.arg(ins.payload), "::jsonb[], ",
 			q.arg(ins.attemptKey), "::text[], ", q.arg(ins.due), "::timestamptz[], ", q.arg(ins.hasDue), `::bool[])
         AS x(org, kind, post, comment, network, account, status, payload, attempt_key, due_at, has_due)
-    RETURNING *)`)
+    RETURNING *, xmin::text)`)
 	}
 	if len(re.id) > 0 {
 		ids := q.arg(uuidArray(re.id))
@@ -173,7 +187,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
       AND ((t.status, t.due_at, t.payload, t.social_account_id) IS DISTINCT FROM
           (x.status, CASE WHEN x.has_due THEN x.due_at END, x.payload, nullif(x.account, '')::uuid)
         OR t.error IS NOT NULL OR t.error_verbose IS NOT NULL OR t.next_attempt_at IS NOT NULL)
-    RETURNING t.*)`)
+    RETURNING t.*, t.xmin::text)`)
 	}
 	if len(del) > 0 {
 		q.sql(", del AS (DELETE FROM publish_targets WHERE id = ANY(", q.arg(uuidArray(del)), "::uuid[]))")
@@ -212,7 +226,11 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		}
 		q.sql("))")
 	}
-	q.sql("\nSELECT p.*, t.*, l.ids, l.created, l.updated FROM p CROSS JOIN (", links, ") l LEFT JOIN (")
+	// Each row's xmin follows its columns (a later write's PostSeen), and the organization's
+	// showVerboseErrors closes the row (for the answer, as the reads had it). (A join: as a
+	// subquery of p's row, PostgreSQL planned the statement anew at every call.)
+	q.sql("\nSELECT p.*, t.*, l.ids, l.created, l.updated, o.show_verbose_errors FROM p JOIN organizations o ON o.id = p.organization_id CROSS JOIN (",
+		links, ") l LEFT JOIN (")
 	switch {
 	case len(ins.kind) > 0 && len(re.id) > 0:
 		q.sql("SELECT * FROM ins UNION ALL SELECT * FROM upd")
@@ -221,9 +239,12 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 	case len(re.id) > 0:
 		q.sql("SELECT * FROM upd")
 	default:
-		q.sql("SELECT * FROM publish_targets WHERE false")
+		q.sql("SELECT *, xmin::text FROM publish_targets WHERE false")
 	}
 	q.sql(") t ON true")
+	if w.Create != nil && w.Guard != nil {
+		q.sql(" WHERE (SELECT ok FROM chk)")
+	}
 	text, _ := known.(string)
 	if !q.done {
 		text = q.String()
@@ -241,18 +262,21 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 		for r.next() {
 			if n++; n == 1 {
 				r.post(&out.Post)
+				r.str(&out.Version)
 			} else { // the post and its links are the same on every row: decoded once
-				r.skipN(postColumns)
+				r.skipN(postColumns + 1)
 			}
 			if r.raw(r.col) == nil { // the post alone: no target written (a target's id is never NULL)
-				r.skipN(targetColumns)
+				r.skipN(targetColumns + 1)
 			} else {
 				var t PublishTarget
+				var x string
 				r.target(&t)
-				out.Targets = append(out.Targets, t)
+				r.str(&x)
+				out.Targets, out.TargetVersions = append(out.Targets, t), append(out.TargetVersions, Version(t.ID, x))
 			}
 			if n > 1 {
-				r.skipN(3)
+				r.skipN(4)
 				continue
 			}
 			var linkIDs []string
@@ -260,6 +284,7 @@ func writePostOne(ctx context.Context, db Batcher, w PostWrite) (PostWritten, er
 			r.uuids(&linkIDs)
 			r.times(&linkCreated)
 			r.times(&linkUpdated)
+			r.boolean(&out.ShowVerboseErrors)
 			out.Links = make([]PostUpload, len(linkIDs))
 			for i, u := range linkIDs {
 				if i < len(linkCreated) && i < len(linkUpdated) {

@@ -99,20 +99,25 @@ func collectUploads(into *[]Upload) func(pgx.Rows) error {
 		r := newRawRow(rows)
 		for r.next() {
 			var u Upload
-			r.str(&u.ID)
-			r.str(&u.OrganizationID)
-			r.strPtr(&u.TeamID)
-			r.strPtr(&u.CreatedByID)
-			r.str(&u.Type)
-			r.uploadFile(&u)
-			r.timePtr(&u.DeletedAt)
-			r.timePtr(&u.PurgedAt)
-			r.strPtr(&u.Name)
+			r.upload(&u)
 			out = append(out, u)
 		}
 		*into = out
 		return r.Err()
 	}
+}
+
+// upload decodes an uploads row's columns (SELECT * of uploads, in order).
+func (r *rawRow) upload(u *Upload) {
+	r.str(&u.ID)
+	r.str(&u.OrganizationID)
+	r.strPtr(&u.TeamID)
+	r.strPtr(&u.CreatedByID)
+	r.str(&u.Type)
+	r.uploadFile(u)
+	r.timePtr(&u.DeletedAt)
+	r.timePtr(&u.PurgedAt)
+	r.strPtr(&u.Name)
 }
 
 // collectPosts scans posts rows (SELECT * of posts, in order).

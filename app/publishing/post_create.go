@@ -3,6 +3,7 @@ package publishing
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -19,20 +20,45 @@ import (
 // is locked, as it never was), then the post, its targets, upload links and audit row in one
 // batch, atomic on its own (store.WritePost). A scheduled post takes the quota lock first, in a
 // transaction. The answer is built from what was written and read, not read back.
+//
+// A draft in a team this process created a post in lately is checked against what it kept of
+// those reads (writeCache): one round trip, the write guarded by the versions of the team, its
+// accounts and the uploads used (the reference key by its unique index); if any changed, or
+// the call fails before its write, it is made again as above, from the database.
 func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
 		return nil, err
 	}
+	if e := s.writes.create(pr.OrganizationID, p.TeamID, s.now()); e != nil {
+		post, err := s.createPost(ctx, pr, p, e)
+		if err == nil || !errors.Is(err, errNotCached) && !errors.Is(err, store.ErrPostChanged) {
+			return post, err
+		}
+		s.writes.forgetCreate(pr.OrganizationID, p.TeamID)
+	}
+	return s.createPost(ctx, pr, p, nil)
+}
+
+// createPost creates the post from the database's reads, or from what the cache kept (e): then
+// whatever fails before the write is errNotCached (the kept reads may be stale).
+func (s *Service) createPost(ctx context.Context, pr *app.Principal, p app.PostParams, e *createEntry) (*app.Post, error) {
 	in, err := s.postInput(nil, p)
 	if err != nil {
-		return nil, err
+		return nil, notCached(e, err)
 	}
 	orgID := pr.OrganizationID
 	asked := app.RuleUploadIDs(&in.data)
-	r, err := store.ReadPostCreate(ctx, s.db, orgID, p.TeamID, asked, in.referenceKey)
-	if err != nil {
+	var r store.PostCreateReads
+	if e != nil {
+		var ok bool
+		if r, ok = e.reads(in, asked); !ok {
+			return nil, errNotCached
+		}
+	} else if r, err = store.ReadPostCreate(ctx, s.db, orgID, p.TeamID, asked, in.referenceKey); err != nil {
 		return nil, app.NotFoundOr(err, "Team", "app: create post") // not a uuid: 404
+	} else {
+		s.writes.keepCreate(orgID, p.TeamID, r, s.now())
 	}
 	if !r.TeamLive {
 		return nil, app.NotFound("Team")
@@ -40,10 +66,10 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 	accounts, _ := accountsByNetwork(r.Accounts)
 	uploads, uploadRows, err := s.ruleUploads(ctx, s.q, orgID, in, r.Uploads, asked)
 	if err != nil {
-		return nil, err
+		return nil, notCached(e, err)
 	}
 	if issues := s.ruleIssuesOf(in, accounts, uploads); len(issues) > 0 {
-		return nil, issuesError(issues)
+		return nil, notCached(e, issuesError(issues))
 	}
 	if keyTaken(r.KeyOwner, "") {
 		return nil, errReferenceKeyTaken()
@@ -58,6 +84,9 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 		Uploads: &store.ReplacePostUploadLinksParams{PostID: id, UploadIds: postUploadIDs(in)},
 		Audit: auditRow(app.AuditBy(pr, app.AuditItem{Action: "post.created", TargetType: "post", TargetID: id,
 			Metadata: map[string]any{"status": in.status, "networks": in.types}})),
+	}
+	if e != nil {
+		w.Guard = writeGuard(orgID, p.TeamID, r.TeamVersion, r.AccountVersions, r.Uploads, r.UploadVersions)
 	}
 	var written store.PostWritten
 	if in.status != app.PostScheduled {
@@ -84,5 +113,5 @@ func (s *Service) CreatePost(ctx context.Context, p app.PostParams) (*app.Post, 
 			return nil, err
 		}
 	}
-	return s.writtenRecord(ctx, written, nil, r.Accounts, uploadRows, r.ShowVerboseErrors, false), nil
+	return s.writtenRecord(ctx, written, nil, r.Accounts, uploadRows, written.ShowVerboseErrors, false), nil
 }

@@ -43,6 +43,7 @@ type Service struct {
 	now          func() time.Time
 	publishLease time.Duration
 	obs          app.Observer
+	writes       *writeCache // what posts' writes are checked against, kept a short while (write_cache.go)
 }
 
 // New builds the publishing service over app's core and its accounts (an *app.Service); it fails
@@ -53,7 +54,7 @@ func New(core app.Core, accounts Accounts) (*Service, error) {
 		return nil, errors.New("publishing: New needs app's core (DB, Queries, Jobs, Storage, Now) and its Service")
 	}
 	return &Service{accounts: accounts, db: core.DB, q: core.Queries, jobs: core.Jobs, storage: core.Storage,
-		now: core.Now, publishLease: core.PublishLease, obs: cmp.Or[app.Observer](core.Observer, app.NoObserver{})}, nil
+		now: core.Now, publishLease: core.PublishLease, obs: cmp.Or[app.Observer](core.Observer, app.NoObserver{}), writes: newWriteCache()}, nil
 }
 
 // ptr is a pointer to a copy of v.
