@@ -85,37 +85,39 @@ func TestWriteCacheSeesChangesBehindIt(t *testing.T) {
 	require.Equal(t, http.StatusOK, st)
 	require.Contains(t, string(out), `"width":9`)
 
-	// an account added: shown by the next edit's answer
+	// an account added: shown by the next edit's answer, and usable at once (the kept reads would
+	// refuse it: a refusal is made again from the database)
 	sql(`INSERT INTO social_accounts (organization_id, team_id, type, username) SELECT organization_id, team_id, 'BLUESKY', 'added.behind' FROM social_accounts WHERE id = $1`, twitter)
 	st, _ = edit(`{"title":"After an added account"}`)
 	require.Equal(t, http.StatusOK, st)
 	st, _ = create(body("Added", both, bothData))
 	require.Equal(t, http.StatusOK, st)
+	sql(`INSERT INTO social_accounts (organization_id, team_id, type, username) SELECT organization_id, team_id, 'THREADS', 'added.behind' FROM social_accounts WHERE id = $1`, twitter)
+	st, _ = create(body("Threads", `"THREADS"`, `"THREADS":{"text":"t"}`))
+	require.Equal(t, http.StatusOK, st)
+	st, out = edit(`{"socialAccountTypes":["MASTODON","TWITTER","THREADS"],"data":{` + bothData + `,"THREADS":{"text":"t"}}}`)
+	require.Equal(t, http.StatusOK, st, string(out))
+	st, _ = edit(`{"socialAccountTypes":[` + both + `],"data":{` + bothData + `}}`)
+	require.Equal(t, http.StatusOK, st)
 
-	// the photo deleted: neither a new post nor an edit may use it
-	st, _ = create(body("Photo", both, bothData))
-	require.Equal(t, http.StatusOK, st)
-	st, _ = edit(`{"title":"Photo"}`)
-	require.Equal(t, http.StatusOK, st)
-	sql(`UPDATE uploads SET deleted_at = now() WHERE id = $1`, photo)
-	st, _ = create(body("No photo", both, bothData))
-	require.Equal(t, http.StatusBadRequest, st)
-	st, _ = edit(`{"title":"No photo"}`)
-	require.Equal(t, http.StatusBadRequest, st)
+	// the photo deleted, then an account: neither a new post nor an edit (the entries warm) may use it
+	refusedAfter := func(change, arg, data, editBody string) {
+		t.Helper()
+		st, _ := create(body("Before", both, data))
+		require.Equal(t, http.StatusOK, st)
+		st, _ = edit(`{"title":"Before"}`)
+		require.Equal(t, http.StatusOK, st)
+		sql(change, arg)
+		st, _ = create(body("After", both, data))
+		require.Equal(t, http.StatusBadRequest, st, change)
+		st, _ = edit(editBody)
+		require.Equal(t, http.StatusBadRequest, st, change)
+	}
+	refusedAfter(`UPDATE uploads SET deleted_at = now() WHERE id = $1`, photo, bothData, `{"title":"After"}`)
 	noPhoto := `"MASTODON":{"text":"m"},"TWITTER":{"text":"x"}`
 	st, _ = edit(`{"data":{` + noPhoto + `}}`)
 	require.Equal(t, http.StatusOK, st)
-
-	// an account deleted: neither a new post nor an edit may use its network
-	st, _ = create(body("Twitter", both, noPhoto))
-	require.Equal(t, http.StatusOK, st)
-	st, _ = edit(`{"title":"Twitter"}`)
-	require.Equal(t, http.StatusOK, st)
-	sql(`UPDATE social_accounts SET deleted_at = now() WHERE id = $1`, twitter)
-	st, _ = create(body("No twitter", both, noPhoto))
-	require.Equal(t, http.StatusBadRequest, st)
-	st, _ = edit(`{"title":"No twitter","socialAccountTypes":[` + both + `]}`)
-	require.Equal(t, http.StatusBadRequest, st)
+	refusedAfter(`UPDATE social_accounts SET deleted_at = now() WHERE id = $1`, twitter, noPhoto, `{"title":"After","socialAccountTypes":[`+both+`]}`)
 
 	// the team deleted: no new post in it
 	st, _ = create(body("Mastodon", `"MASTODON"`, `"MASTODON":{"text":"m"}`))

@@ -68,21 +68,30 @@ func newWriteCache() *writeCache {
 func (c *writeCache) edit(org, id string, now time.Time) *editEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.edits[cacheKey{org, id}]
-	if e == nil || now.Sub(e.at) > writeCacheTTL {
-		return nil
+	if e := c.edits[cacheKey{org, id}]; e != nil && now.Sub(e.at) <= writeCacheTTL {
+		return e
 	}
-	return e
+	return nil
 }
 
 func (c *writeCache) create(org, team string, now time.Time) *createEntry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.creates[cacheKey{org, team}]
-	if e == nil || now.Sub(e.at) > writeCacheTTL {
-		return nil
+	if e := c.creates[cacheKey{org, team}]; e != nil && now.Sub(e.at) <= writeCacheTTL {
+		return e
 	}
-	return e
+	return nil
+}
+
+// put keeps e at k in m, making room (an arbitrary entry leaves) when m holds max; c.mu held.
+func put[E any](m map[cacheKey]E, k cacheKey, e E, max int) {
+	if _, ok := m[k]; !ok && len(m) >= max {
+		for old := range m {
+			delete(m, old)
+			break
+		}
+	}
+	m[k] = e
 }
 
 func (c *writeCache) forgetEdit(org, id string) {
@@ -100,14 +109,7 @@ func (c *writeCache) forgetCreate(org, team string) {
 func (c *writeCache) keepEdit(org, id string, e *editEntry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	k := cacheKey{org, id}
-	if _, ok := c.edits[k]; !ok && len(c.edits) >= maxEdits {
-		for old := range c.edits {
-			delete(c.edits, old)
-			break
-		}
-	}
-	c.edits[k] = e
+	put(c.edits, cacheKey{org, id}, e, maxEdits)
 }
 
 // keepCreate keeps a team's creation reads; the uploads read join those kept while the team's
@@ -124,21 +126,14 @@ func (c *writeCache) keepCreate(org, team string, r store.PostCreateReads, now t
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := cacheKey{org, team}
-	old, ok := c.creates[k]
-	if ok && old.teamVersion == e.teamVersion && slices.Equal(old.accountVersions, e.accountVersions) {
+	if old, ok := c.creates[k]; ok && old.teamVersion == e.teamVersion && slices.Equal(old.accountVersions, e.accountVersions) {
 		for id, u := range old.uploads {
 			if _, dup := e.uploads[id]; !dup && len(e.uploads) < maxUploads {
 				e.uploads[id] = u
 			}
 		}
 	}
-	if !ok && len(c.creates) >= maxCreates {
-		for old := range c.creates {
-			delete(c.creates, old)
-			break
-		}
-	}
-	c.creates[k] = e
+	put(c.creates, k, e, maxCreates)
 }
 
 // editAfter is a post's edit reads as its write w left them: the post and the targets written at
