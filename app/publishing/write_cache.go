@@ -44,6 +44,7 @@ var errNotCached = errors.New("publishing: not served by the write cache")
 // editEntry is a post's edit reads, as read or as its last write left them; read-only once kept.
 type editEntry struct {
 	reads store.PostEditReads
+	links []store.PostUpload // the post's live upload links, as its last write answered them
 	at    time.Time
 }
 
@@ -185,7 +186,7 @@ func editAfter(r store.PostEditReads, w store.PostWritten, rows map[string]store
 		}
 		out.Uploads, out.UploadVersions = append(out.Uploads, r.Uploads[i]), append(out.UploadVersions, r.UploadVersions[i])
 	}
-	return &editEntry{reads: out, at: now}
+	return &editEntry{reads: out, links: w.Links, at: now}
 }
 
 // serves says whether e holds all an edit to in checks: not a SCHEDULED post's (its quota lock
@@ -228,6 +229,20 @@ func notCached[E any](e *E, err error) error {
 		return errNotCached
 	}
 	return err
+}
+
+// keepsLinks says whether an edit linking ids leaves the post's links as e holds them: its write
+// need not touch them (links change only with their post, whose version the write checks).
+func (e *editEntry) keepsLinks(ids []string) bool {
+	if len(ids) != len(e.links) {
+		return false
+	}
+	for _, id := range ids {
+		if !slices.ContainsFunc(e.links, func(l store.PostUpload) bool { return l.UploadID == id }) {
+			return false
+		}
+	}
+	return true
 }
 
 // writeGuard is what a write served from an entry checks besides the post and its targets: the
