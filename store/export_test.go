@@ -11,7 +11,8 @@ var (
 	ReadOnePostTargetsOfOrgSQL  = readOnePostTargetsOfOrg
 	ReadOnePostUploadLinksSQL   = readOnePostUploadLinks
 	ReadPostUploadLinksSQL      = readPostUploadLinksX
-	ReadTeamRecordSQL           = readTeamRecord
+	ReadTeamRecordSQL           = readTeamRecordX
+	ReadTeamVersionSQL          = readTeamVersion
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts
