@@ -63,6 +63,7 @@ ANALYZE;`)
 		{"ReadPostTargetsOfOrg", store.ReadPostTargetsOfOrgSQL, []any{org, posts}},
 		{"ReadTeamRecord", store.ReadTeamRecordSQL, []any{team, org}},
 		{"ReadTeamVersion", store.ReadTeamVersionSQL, []any{team, org}},
+		{"ListPostVersions", store.ListPostVersionsSQL, []any{org, team, 20, 0}},
 		{"ReadTeamAccounts", store.ReadTeamAccountsSQL, []any{org, team}},
 		{"ReadPostForUpdate", store.ReadPostForUpdateSQL, []any{post, org}},
 		{"ReadPostTeamAccounts", store.ReadPostTeamAccountsSQL, []any{org, post}},
