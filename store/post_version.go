@@ -297,9 +297,8 @@ func (v *versioner) pending(kind byte, rawPostID, id, xmin, ref []byte) {
 		}
 		return
 	}
-	if v.waiting == nil { // a page's targets and links: about three a post, 36 bytes each
-		n := 3 * max(cap(v.posts), 1)
-		v.waiting, v.kept = make([]waitingRow, 0, n), make([]byte, 0, 40*n)
+	if v.waiting == nil { // (rare: the statement sends what rows name before them)
+		v.waiting = make([]waitingRow, 0, 3*max(cap(v.posts), 1))
 	}
 	v.waiting = append(v.waiting, waitingRow{kind: kind, post: int32(v.index(rawPostID)), id: v.keep(id), xmin: v.keep(xmin), ref: v.keep(ref)})
 }
