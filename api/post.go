@@ -46,15 +46,10 @@ func (r postEditedJSON) VisitPostUpdateResponse(w http.ResponseWriter) error { r
 // more: a miss costs what a read cost before the cache), and kept at it.
 func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
 	id := req.Id
-	if s.posts.has(id) {
-		v, ok, err := s.pub.PostVersion(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if b := s.posts.get(id, v); ok && b != nil {
-			return postGetJSON{raw: b}, nil
-		}
-		// changed (or gone): read as a miss
+	if b, err := s.posts.current(id, func() (int64, bool, error) { return s.pub.PostVersion(ctx, id) }); err != nil {
+		return nil, err
+	} else if b != nil {
+		return postGetJSON{raw: b}, nil
 	}
 	at := s.svc.Core().Now()
 	post, v, ok, err := s.pub.GetPostStoredVersioned(ctx, id)

@@ -39,15 +39,10 @@ func (s *Server) TeamGetList(ctx context.Context, req TeamGetListRequestObject) 
 // from the rows read, and kept at it — as GET post does.
 func (s *Server) TeamGetTeam(ctx context.Context, req TeamGetTeamRequestObject) (TeamGetTeamResponseObject, error) {
 	id := req.Id
-	if s.teams.has(id) {
-		v, ok, err := s.svc.TeamVersion(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if b := s.teams.get(id, v); ok && b != nil {
-			return teamGetJSON{raw: b}, nil
-		}
-		// changed (or gone): read as a miss
+	if b, err := s.teams.current(id, func() (int64, bool, error) { return s.svc.TeamVersion(ctx, id) }); err != nil {
+		return nil, err
+	} else if b != nil {
+		return teamGetJSON{raw: b}, nil
 	}
 	at := s.svc.Core().Now()
 	t, v, err := s.svc.GetTeamVersioned(ctx, id)
