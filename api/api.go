@@ -62,6 +62,7 @@ type Server struct {
 	sessions *sessions.CookieStore
 	posts    *postCache // records of GET post and list, checked by version (post_cache.go)
 	teams    *postCache // records of GET team, the same way (team.go)
+	lists    *listPages // GET post list's last pages, to guess whether to read a page whole (post_list_pages.go)
 }
 
 // Register mounts /api/v1 on e.
@@ -85,7 +86,7 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
 	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions, posts: newPostCache(svc.Core().Now, postCacheBytes),
-		teams: newPostCache(svc.Core().Now, postCacheBytes/8)}, nil))
+		teams: newPostCache(svc.Core().Now, postCacheBytes/8), lists: newListPages()}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)

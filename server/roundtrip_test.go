@@ -76,7 +76,8 @@ func tracedInstanceWith(t *testing.T, srv *servertest.Server, cfg config.Config)
 // one statement, list one (the page's ids with their versions), where they were 3 and 5. Before: GET post made 6 in a
 // row, list 8, team 5 (then one batch of 4 statements), POST and PATCH 15 (then POST 8 and PATCH 9;
 // then 2 each, with 6 and 10 statements: now 2 and 5, a post's write one statement, two for an edit).
-// GET team likewise: its version, or (changed) its read. max bounds the round trips, stmts the
+// A list whose page the cache holds few of is read whole (ids, then the posts), as before the
+// cache. GET team likewise: its version, or (changed) its read. max bounds the round trips, stmts the
 // statements PostgreSQL runs (0: not checked).
 func TestAPIRoundTrips(t *testing.T) {
 	t.Parallel()
@@ -105,6 +106,11 @@ func TestAPIRoundTrips(t *testing.T) {
 		{"GET post list (changed)", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 2, 4},
 		{"GET post (cached)", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 1},
 		{"GET post list (cached)", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=20", "", 1, 1},
+		// a page the cache holds few of (its one post just changed, GET post not read since): read
+		// whole, the page's ids then the posts, their versions hashed from the rows read; then held
+		{"PATCH post again", http.MethodPatch, "/api/v1/post/" + p.ID, `{"title":"Renamed again"}`, 3, 5},
+		{"GET post list (changed, not held)", http.MethodGet, "/api/v1/post?teamId=" + team + "&limit=1&order=ASC", "", 2, 5},
+		{"GET post (cached by the list)", http.MethodGet, "/api/v1/post/" + p.ID, "", 1, 1},
 		// GET team the same way: its version (cached), else its read (changed by this instance: its entry forgotten)
 		{"PATCH team", http.MethodPatch, "/api/v1/team/" + team, `{"name":"Trips"}`, 0, 0},
 		{"GET team (changed)", http.MethodGet, "/api/v1/team/" + team, "", 1, 1},

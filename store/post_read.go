@@ -55,6 +55,7 @@ type PostReads struct {
 	Accounts          []SocialAccount // with links: the live accounts of the posts' teams that targets name
 	Version           int64           // ReadPostVersioned: the post's version (post_version.go), when Versioned, hashed from these rows
 	Versioned         bool
+	Versions          []PostVersion // ReadPostsVersioned: each post's version, hashed from these rows
 }
 
 // ReadPosts reads the organization's posts among ids with their targets and, with links, their
@@ -73,6 +74,12 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 // from, so one that equals a later ReadPostVersion's says these rows are still the current ones.
 func ReadPostVersioned(ctx context.Context, db Batcher, orgID, id string) (PostReads, error) {
 	return readPosts(ctx, db, orgID, []string{id}, true, "", true)
+}
+
+// ReadPostsVersioned is ReadPosts with links and each post's version (Versions), hashed from the
+// rows read as ReadPostVersioned's: a page read whole keeps its records without a version statement.
+func ReadPostsVersioned(ctx context.Context, db Batcher, orgID string, ids []string, teamID string) (PostReads, error) {
+	return readPosts(ctx, db, orgID, ids, true, teamID, true)
 }
 
 func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string, version bool) (PostReads, error) {
@@ -200,9 +207,11 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
 	}
 	if v != nil {
-		if page, _ := v.versions(); len(page) == 1 && len(ids) == 1 {
+		page, _ := v.versions()
+		if len(page) == 1 && len(ids) == 1 {
 			out.Version, out.Versioned = page[0].Version, true
 		}
+		out.Versions = page
 	}
 	return out, nil
 }
