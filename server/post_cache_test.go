@@ -86,12 +86,7 @@ func TestPostCacheFollowsEveryChange(t *testing.T) {
 		require.Equal(t, want, got, "%s: GET post after the list", step)
 		require.EqualValues(t, 1, n, "%s: GET post after the list: from the cache", step)
 	}
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		tag, err := srv.Pool.Exec(ctx, sql, args...)
-		require.NoError(t, err, sql)
-		require.Positive(t, tag.RowsAffected(), sql)
-	}
+	exec := changeRows(t, srv)
 
 	check("first read")
 	// the post, edited by another instance
@@ -167,5 +162,16 @@ func TestPostCacheHitIsAColdRead(t *testing.T) {
 		res, fresh := do(t, http.MethodGet, cold+p, "", "x-api-key", key)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(fresh))
 		require.Equal(t, string(fresh), string(hit), p)
+	}
+}
+
+// changeRows answers a function that runs a statement on srv's database behind the readers'
+// backs, which must change a row.
+func changeRows(t *testing.T, srv *servertest.Server) func(sql string, args ...any) {
+	return func(sql string, args ...any) {
+		t.Helper()
+		tag, err := srv.Pool.Exec(context.Background(), sql, args...)
+		require.NoError(t, err, sql)
+		require.Positive(t, tag.RowsAffected(), sql)
 	}
 }

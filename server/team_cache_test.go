@@ -57,12 +57,7 @@ func TestTeamCacheFollowsEveryChange(t *testing.T) {
 			}
 		}
 	}
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		tag, err := srv.Pool.Exec(ctx, sql, args...)
-		require.NoError(t, err, sql)
-		require.Positive(t, tag.RowsAffected(), sql)
-	}
+	exec := changeRows(t, srv)
 	creator := `(SELECT o.created_by_id FROM organizations o JOIN teams t ON t.organization_id = o.id WHERE t.id = $1)`
 
 	check("first read")
