@@ -61,12 +61,15 @@ type Server struct {
 	pub      *publishing.Service // posts and comments
 	sessions *sessions.CookieStore
 	posts    *postCache // records of GET post and list, checked by version (post_cache.go)
+	teams    *postCache // records of GET team, the same way (team.go)
+	lists    *listPages // GET post list's last pages, to guess whether to read a page whole (post_list_pages.go)
 }
 
 // Register mounts /api/v1 on e.
 //
 // sessions is the dashboard's cookie store: the API accepts its session cookie besides x-api-key.
-// postCacheBytes bounds the cache of posts' records (post_cache.go; 0: none).
+// postCacheBytes bounds the cache of posts' records (post_cache.go; 0: none), and an eighth of it
+// that of teams' records.
 func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions *sessions.CookieStore, log *slog.Logger, postCacheBytes int) error {
 	doc, err := LoadContract()
 	if err != nil {
@@ -82,7 +85,8 @@ func Register(e *echo.Echo, svc *app.Service, pub *publishing.Service, sessions 
 	e.GET(Prefix+"/openapi.json", func(c echo.Context) error {
 		return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, Contract)
 	})
-	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions, posts: newPostCache(svc.Core().Now, postCacheBytes)}, nil))
+	RegisterHandlers(routerWith{e: e, guard: guard, mw: []echo.MiddlewareFunc{newIdempotency(doc, svc, log).middleware}}, NewStrictHandler(&Server{svc: svc, pub: pub, sessions: sessions, posts: newPostCache(svc.Core().Now, postCacheBytes),
+		teams: newPostCache(svc.Core().Now, postCacheBytes/8), lists: newListPages()}, nil))
 	// Anything else under the prefix is an unknown route: 404 in the error body.
 	notFound := func(c echo.Context) error { return echo.ErrNotFound }
 	e.Any(Prefix+"/*", notFound)

@@ -46,15 +46,10 @@ func (r postEditedJSON) VisitPostUpdateResponse(w http.ResponseWriter) error { r
 // more: a miss costs what a read cost before the cache), and kept at it.
 func (s *Server) PostGet(ctx context.Context, req PostGetRequestObject) (PostGetResponseObject, error) {
 	id := req.Id
-	if s.posts.has(id) {
-		v, ok, err := s.pub.PostVersion(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if b := s.posts.get(id, v); ok && b != nil {
-			return postGetJSON{raw: b}, nil
-		}
-		// changed (or gone): read as a miss
+	if b, err := s.posts.current(id, func() (int64, bool, error) { return s.pub.PostVersion(ctx, id) }); err != nil {
+		return nil, err
+	} else if b != nil {
+		return postGetJSON{raw: b}, nil
 	}
 	at := s.svc.Core().Now()
 	post, v, ok, err := s.pub.GetPostStoredVersioned(ctx, id)
@@ -98,6 +93,10 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 		f.Platforms = networks(*q.Platforms)
 	}
 	page := app.PageOf(intOf(q.Offset), intOf(q.Limit), app.DefaultPostListLimit)
+	key := listKey(ctx, f, page)
+	if !s.lists.held(key, s.posts) {
+		return s.postListWhole(ctx, key, f, page)
+	}
 	versions, total, err := s.pub.ListPostVersions(ctx, f, page)
 	if err != nil {
 		return nil, err
@@ -105,6 +104,11 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 	if len(versions) == 0 { // an empty page, or past its end: as it always was (the team's 404, the total)
 		return s.postList(ctx, f, page)
 	}
+	ids := make([]string, len(versions))
+	for i, v := range versions {
+		ids[i] = v.ID
+	}
+	s.lists.remember(key, ids)
 	raw := make([][]byte, len(versions))
 	var missed []string
 	for i, v := range versions {
@@ -147,6 +151,36 @@ func (s *Server) PostGetList(ctx context.Context, req PostGetListRequestObject) 
 		keep[i] = v.Version
 	}
 	r.keep = func(i int, j []byte) { s.posts.put(versions[i].ID, keep[i], at, j) }
+	return r, nil
+}
+
+// postListWhole is GET post list read whole, its records kept at the versions hashed from the
+// rows read (a page the cache holds few of: listPages).
+func (s *Server) postListWhole(ctx context.Context, key string, f app.PostFilter, page app.Page) (PostGetListResponseObject, error) {
+	at := s.svc.Core().Now()
+	posts, versions, total, err := s.pub.ListPostsStoredVersioned(ctx, f, page)
+	if err != nil {
+		return nil, err
+	}
+	version := make(map[string]int64, len(versions))
+	for _, v := range versions {
+		version[v.ID] = v.Version
+	}
+	r := postListJSON{items: make([]Post, len(posts)), data: make([][]byte, len(posts)), total: float32(total)}
+	ids := make([]string, len(posts))
+	var memo recordMemo
+	for i, p := range posts {
+		ids[i] = p.ID
+		if r.items[i], r.data[i], err = toPostStored(p, &memo); err != nil {
+			return nil, err
+		}
+	}
+	s.lists.remember(key, ids)
+	r.keep = func(i int, j []byte) {
+		if v, ok := version[ids[i]]; ok {
+			s.posts.put(ids[i], v, at, j)
+		}
+	}
 	return r, nil
 }
 

@@ -66,6 +66,20 @@ func (c *postCache) has(id string) bool {
 	return ok
 }
 
+// current answers id's kept answer when it is at the version version answers (a narrow
+// statement, sent only when an entry is kept); nil when the caller must read the record (none
+// kept, changed, or gone: the read answers why).
+func (c *postCache) current(id string, version func() (int64, bool, error)) ([]byte, error) {
+	if !c.has(id) {
+		return nil, nil
+	}
+	v, ok, err := version()
+	if err != nil || !ok {
+		return nil, err
+	}
+	return c.get(id, v), nil
+}
+
 // get answers id's GET post answer (its record and a newline) when kept at version and young
 // enough; nil otherwise.
 func (c *postCache) get(id string, version int64) []byte {

@@ -47,7 +47,7 @@ func TestRecordJSONMatchesEncoding(t *testing.T) {
 		for _, tm := range []TeamDetail{team, {Bots: []Bot{}, SocialAccounts: []SocialAccount{}}} {
 			want, got := httptest.NewRecorder(), httptest.NewRecorder()
 			require.NoError(t, TeamGetTeam200JSONResponse(tm).VisitTeamGetTeamResponse(want))
-			require.NoError(t, teamGetJSON{tm}.VisitTeamGetTeamResponse(got))
+			require.NoError(t, teamGetJSON{t: tm}.VisitTeamGetTeamResponse(got))
 			require.Equal(t, want.Body.String(), got.Body.String(), seed)
 			requireSameHeaders(t, want, got)
 			require.Equal(t, want.Code, got.Code)
@@ -56,10 +56,10 @@ func TestRecordJSONMatchesEncoding(t *testing.T) {
 	// A year JSON cannot write, a number it refuses: both refuse.
 	far := time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC)
 	require.Error(t, TeamGetTeam200JSONResponse{CreatedBy: OrgOwner{CreatedAt: &far}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
-	require.Error(t, teamGetJSON{TeamDetail{CreatedBy: OrgOwner{CreatedAt: &far}}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
+	require.Error(t, teamGetJSON{t: TeamDetail{CreatedBy: OrgOwner{CreatedAt: &far}}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
 	nan := float32(0) / float32(zero)
 	require.Error(t, TeamGetTeam200JSONResponse{Organization: OrganizationSummary{AnalyticsInterval: &nan}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
-	require.Error(t, teamGetJSON{TeamDetail{Organization: OrganizationSummary{AnalyticsInterval: &nan}}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
+	require.Error(t, teamGetJSON{t: TeamDetail{Organization: OrganizationSummary{AnalyticsInterval: &nan}}}.VisitTeamGetTeamResponse(httptest.NewRecorder()))
 	inf := 1 / float64(zero)
 	_, err := (&postEncoder{}).upload(nil, &Upload{Width: &inf})
 	require.Error(t, err)

@@ -34,6 +34,9 @@ type Validator struct {
 	// pathOnly are the routes whose only inputs are plain string path parameters (GET post, team,
 	// …): no body, no query, header or cookie parameter, no constraint on the strings.
 	pathOnly map[*routers.Route]bool
+	// passed are the routes taking path and query parameters only, with the inputs that passed
+	// (validate_passed.go)
+	passed map[*routers.Route]*passedInputs
 }
 
 var registerBodyDecoders sync.Once
@@ -57,12 +60,15 @@ func NewValidator(doc *openapi3.T) (*Validator, error) {
 		openapi3filter.RegisterBodyDecoder("multipart/form-data", decodeMultipartBody)
 	})
 	applyTextLimits(doc)
-	v := &Validator{doc: doc, routes: map[string]*routers.Route{}, pathOnly: map[*routers.Route]bool{}}
+	v := &Validator{doc: doc, routes: map[string]*routers.Route{}, pathOnly: map[*routers.Route]bool{}, passed: map[*routers.Route]*passedInputs{}}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			route := newRoute(doc, path, item, method, op)
 			v.routes[method+" "+path] = route
 			v.pathOnly[route] = takesPathStringsOnly(route)
+			if takesPathAndQueryOnly(route) {
+				v.passed[route] = &passedInputs{seen: map[string]struct{}{}}
+			}
 		}
 	}
 	v.options = &openapi3filter.Options{
@@ -121,7 +127,19 @@ func (v *Validator) validate(ctx context.Context, r *http.Request, route *router
 	if v.pathOnly[route] && r.URL.RawQuery == "" && plainPathValues(pathParams) {
 		return nil // what kin-openapi and textIssues would find nothing in (TestPathOnlyShortcut)
 	}
-	return v.validateFully(ctx, r, route, pathParams)
+	passed := v.passed[route]
+	if passed == nil {
+		return v.validateFully(ctx, r, route, pathParams)
+	}
+	key := inputsKey(r.URL.RawQuery, pathParams)
+	if passed.has(key) {
+		return nil
+	}
+	err := v.validateFully(ctx, r, route, pathParams)
+	if err == nil {
+		passed.add(key)
+	}
+	return err
 }
 
 func (v *Validator) validateFully(ctx context.Context, r *http.Request, route *routers.Route, pathParams map[string]string) error {

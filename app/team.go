@@ -164,20 +164,26 @@ func (s *Service) ListTeams(ctx context.Context, search string, page Page) ([]Te
 
 // GetTeam answers one team of the caller's organization.
 func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
+	t, _, err := s.GetTeamVersioned(ctx, id)
+	return t, err
+}
+
+// GetTeamVersioned is GetTeam with the version of the rows read (store/team_read.go).
+func (s *Service) GetTeamVersioned(ctx context.Context, id string) (*TeamDetail, int64, error) {
 	pr, err := Authorize(PrincipalFrom(ctx), ActReadOrg)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	// One round trip: what organizationAndOwner and teamSocialAccounts read, batched with the team.
 	r, err := store.ReadTeam(ctx, s.db, pr.OrganizationID, id)
 	if err != nil {
-		return nil, NotFoundOr(err, "Team", "app: get team") // not a uuid: 404
+		return nil, 0, NotFoundOr(err, "Team", "app: get team") // not a uuid: 404
 	}
 	if len(r.Team) == 0 {
-		return nil, NotFound("Team")
+		return nil, 0, NotFound("Team")
 	}
 	if len(r.Organization) == 0 {
-		return nil, NotFound("Organization")
+		return nil, 0, NotFound("Organization")
 	}
 	o := r.Organization[0]
 	// A deleted creator is still the creator: shown by id, without failing the read.
@@ -190,7 +196,7 @@ func (s *Service) GetTeam(ctx context.Context, id string) (*TeamDetail, error) {
 	for _, a := range r.Accounts {
 		accounts = append(accounts, SocialAccountFromRow(a))
 	}
-	return &TeamDetail{Team: teamFromRow(r.Team[0]), Organization: organizationFromRow(o), CreatedBy: owner, SocialAccounts: accounts}, nil
+	return &TeamDetail{Team: teamFromRow(r.Team[0]), Organization: organizationFromRow(o), CreatedBy: owner, SocialAccounts: accounts}, r.Version, nil
 }
 
 // UpdateTeam renames a team or changes its avatar (an empty avatarUrl removes it).

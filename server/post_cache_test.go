@@ -60,10 +60,10 @@ func TestPostCacheFollowsEveryChange(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		want := uncached("cache-a")
-		require.NotEqual(t, last, want, "%s: the record shows the change", step)
-		last = want
 		// newest first: B, then A
 		wantList := `{"items":[` + strings.TrimSuffix(uncached("cache-b"), "\n") + "," + strings.TrimSuffix(want, "\n") + `],"total":2}` + "\n"
+		require.NotEqual(t, last, wantList, "%s: the records show the change", step)
+		last = wantList
 		// GET post twice first: the entry its read kept (at the version hashed from the rows read)
 		// must be the one the version statement then finds, before a list's read keeps its own
 		for i, how := range []string{"read", "cached"} {
@@ -80,13 +80,13 @@ func TestPostCacheFollowsEveryChange(t *testing.T) {
 				require.EqualValues(t, 1, n, "%s: GET post list from the cache: the page's versions only", step)
 			}
 		}
+		// the list's version of A is GET post's (else the list kept A anew at its own, which GET
+		// post's version statement would not find)
+		got, n := read("/api/v1/post/" + id)
+		require.Equal(t, want, got, "%s: GET post after the list", step)
+		require.EqualValues(t, 1, n, "%s: GET post after the list: from the cache", step)
 	}
-	exec := func(sql string, args ...any) {
-		t.Helper()
-		tag, err := srv.Pool.Exec(ctx, sql, args...)
-		require.NoError(t, err, sql)
-		require.Positive(t, tag.RowsAffected(), sql)
-	}
+	exec := changeRows(t, srv)
 
 	check("first read")
 	// the post, edited by another instance
@@ -121,6 +121,11 @@ func TestPostCacheFollowsEveryChange(t *testing.T) {
 	check("upload changed")
 	exec(`UPDATE uploads SET deleted_at = now() WHERE id = $1`, other)
 	check("upload deleted")
+	// B's upload (A links none now): seen by the list, whose B no GET post reads first
+	exec(`UPDATE uploads SET width = 32, height = 32 WHERE id = $1`, photo)
+	check("the other post's upload changed")
+	exec(`UPDATE uploads SET deleted_at = now() WHERE id = $1`, photo)
+	check("the other post's upload deleted")
 }
 
 // A record answered from the cache is the bytes of a cold read: a new instance's first answer
@@ -157,5 +162,16 @@ func TestPostCacheHitIsAColdRead(t *testing.T) {
 		res, fresh := do(t, http.MethodGet, cold+p, "", "x-api-key", key)
 		require.Equal(t, http.StatusOK, res.StatusCode, string(fresh))
 		require.Equal(t, string(fresh), string(hit), p)
+	}
+}
+
+// changeRows answers a function that runs a statement on srv's database behind the readers'
+// backs, which must change a row.
+func changeRows(t *testing.T, srv *servertest.Server) func(sql string, args ...any) {
+	return func(sql string, args ...any) {
+		t.Helper()
+		tag, err := srv.Pool.Exec(context.Background(), sql, args...)
+		require.NoError(t, err, sql)
+		require.Positive(t, tag.RowsAffected(), sql)
 	}
 }

@@ -62,6 +62,8 @@ ANALYZE;`)
 		{"ReadPostUploadLinks", store.ReadPostUploadLinksSQL, []any{org, posts}},
 		{"ReadPostTargetsOfOrg", store.ReadPostTargetsOfOrgSQL, []any{org, posts}},
 		{"ReadTeamRecord", store.ReadTeamRecordSQL, []any{team, org}},
+		{"ReadTeamVersion", store.ReadTeamVersionSQL, []any{team, org}},
+		{"ListPostVersions", store.ListPostVersionsSQL, []any{org, team, 20, 0}},
 		{"ReadTeamAccounts", store.ReadTeamAccountsSQL, []any{org, team}},
 		{"ReadPostForUpdate", store.ReadPostForUpdateSQL, []any{post, org}},
 		{"ReadPostTeamAccounts", store.ReadPostTeamAccountsSQL, []any{org, post}},

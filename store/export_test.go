@@ -11,7 +11,9 @@ var (
 	ReadOnePostTargetsOfOrgSQL  = readOnePostTargetsOfOrg
 	ReadOnePostUploadLinksSQL   = readOnePostUploadLinks
 	ReadPostUploadLinksSQL      = readPostUploadLinksX
-	ReadTeamRecordSQL           = readTeamRecord
+	ReadTeamRecordSQL           = readTeamRecordX
+	ReadTeamVersionSQL          = readTeamVersion
+	ListPostVersionsSQL         = pageVersionStatement(PostListFilter{Descending: true}, []string{"organization_id = $1", "team_id = $2", "deleted_at IS NULL"}, 4)
 	ReadPostForUpdateSQL        = readPostForUpdate
 	ReadPostTeamAccountsSQL     = readPostTeamAccounts
 	ReadTeamAccountsSQL         = readTeamAccounts

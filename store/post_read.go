@@ -55,6 +55,7 @@ type PostReads struct {
 	Accounts          []SocialAccount // with links: the live accounts of the posts' teams that targets name
 	Version           int64           // ReadPostVersioned: the post's version (post_version.go), when Versioned, hashed from these rows
 	Versioned         bool
+	Versions          []PostVersion // ReadPostsVersioned: each post's version, hashed from these rows
 }
 
 // ReadPosts reads the organization's posts among ids with their targets and, with links, their
@@ -73,6 +74,12 @@ func ReadPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 // from, so one that equals a later ReadPostVersion's says these rows are still the current ones.
 func ReadPostVersioned(ctx context.Context, db Batcher, orgID, id string) (PostReads, error) {
 	return readPosts(ctx, db, orgID, []string{id}, true, "", true)
+}
+
+// ReadPostsVersioned is ReadPosts with links and each post's version (Versions), hashed from the
+// rows read as ReadPostVersioned's: a page read whole keeps its records without a version statement.
+func ReadPostsVersioned(ctx context.Context, db Batcher, orgID string, ids []string, teamID string) (PostReads, error) {
+	return readPosts(ctx, db, orgID, ids, true, teamID, true)
 }
 
 func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, links bool, teamID string, version bool) (PostReads, error) {
@@ -200,9 +207,11 @@ func readPosts(ctx context.Context, db Batcher, orgID string, ids []string, link
 		return PostReads{}, fmt.Errorf("store: read posts: %w", err)
 	}
 	if v != nil {
-		if page, _ := v.versions(); len(page) == 1 && len(ids) == 1 {
+		page, _ := v.versions()
+		if len(page) == 1 && len(ids) == 1 {
 			out.Version, out.Versioned = page[0].Version, true
 		}
+		out.Versions = page
 	}
 	return out, nil
 }
@@ -230,96 +239,6 @@ func collect[T any](into *[]T) func(pgx.Rows) error {
 		*into = got
 		return nil
 	}
-}
-
-// TeamReads is what GET team's record is built from; a slice is empty when its row is absent.
-type TeamReads struct {
-	Team         []Team
-	Organization []Organization
-	Creator      []User
-	Accounts     []SocialAccount
-}
-
-// ReadTeam reads a team of the organization, the organization while live, its creator while not
-// deleted and the team's live accounts (team_read.sql) in one statement, scanned by hand.
-func ReadTeam(ctx context.Context, db DBTX, orgID, teamID string) (TeamReads, error) {
-	var out TeamReads
-	rows, err := db.Query(ctx, readTeamRecord, teamID, orgID)
-	if err != nil {
-		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
-	}
-	defer rows.Close()
-	r := newRawRow(rows)
-	for r.next() {
-		var t Team
-		r.str(&t.ID)
-		r.str(&t.OrganizationID)
-		r.str(&t.CreatedByID)
-		r.str(&t.Name)
-		r.strPtr(&t.AvatarUrl)
-		r.time(&t.CreatedAt)
-		r.time(&t.UpdatedAt)
-		r.timePtr(&t.DeletedAt)
-		if out.Team == nil { // the team, organization and creator repeat on every row
-			out.Team = []Team{t}
-			var o Organization
-			r.str(&o.ID)
-			r.str(&o.CreatedByID)
-			r.str(&o.Name)
-			r.strPtr(&o.AvatarUrl)
-			r.strPtr(&o.Ref)
-			r.str(&o.Plan)
-			r.boolean(&o.ApiAccess)
-			r.boolean(&o.Suspended)
-			r.boolean(&o.AnalyticsDisabled)
-			r.boolean(&o.AnalyticsPostsDisabled)
-			r.boolean(&o.UploadsCompressionEnabled)
-			r.boolean(&o.ShowVerboseErrors)
-			r.boolean(&o.DisconnectCheckEnabled)
-			r.int32(&o.DeleteAccountAfter)
-			r.strPtr(&o.PortalBrandName)
-			r.strPtr(&o.PortalLogoUrl)
-			r.strPtr(&o.PortalAccentColor)
-			r.time(&o.CreatedAt)
-			r.time(&o.UpdatedAt)
-			r.timePtr(&o.DeletedAt)
-			if o.DeletedAt == nil {
-				out.Organization = []Organization{o}
-			}
-			if r.raw(r.col) != nil { // the creator, while not deleted
-				var u User
-				r.str(&u.ID)
-				r.str(&u.Email)
-				r.strPtr(&u.FirstName)
-				r.strPtr(&u.LastName)
-				r.strPtr(&u.AvatarUrl)
-				r.strPtr(&u.Timezone)
-				r.timePtr(&u.EmailVerifiedAt)
-				r.timePtr(&u.OnboardedAt)
-				r.time(&u.CreatedAt)
-				r.time(&u.UpdatedAt)
-				r.timePtr(&u.DeletedAt)
-				out.Creator = []User{u}
-			} else {
-				r.skipN(11)
-			}
-		} else {
-			r.skipN(20 + 11)
-		}
-		if r.raw(r.col) == nil { // no account
-			r.skipN(2 + accountColumns)
-			continue
-		}
-		a := SocialAccount{OrganizationID: t.OrganizationID, TeamID: t.ID}
-		r.str(&a.ID)
-		r.str(&a.Type)
-		r.account(&a)
-		out.Accounts = append(out.Accounts, a)
-	}
-	if err := r.Err(); err != nil {
-		return TeamReads{}, fmt.Errorf("store: read team: %w", err)
-	}
-	return out, nil
 }
 
 // ReadTeamAccounts answers, in one round trip, whether teamID is a live team of the organization

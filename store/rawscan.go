@@ -88,6 +88,15 @@ func (r *rawRow) pgx(dst any) {
 	}
 }
 
+// pgxInto is r.pgx into a variable of its own, copied to dst: pgx's scan takes an interface, so
+// whatever it is given escapes to the heap — a fresh variable on this rare path, not every
+// caller's destination on every call (a row's every local was an allocation).
+func pgxInto[T any](r *rawRow, dst *T) {
+	var v T
+	r.pgx(&v)
+	*dst = v
+}
+
 func (r *rawRow) skip() { r.take() }
 
 func (r *rawRow) str(dst *string) {
@@ -96,7 +105,7 @@ func (r *rawRow) str(dst *string) {
 		*dst = s
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) strPtr(dst **string) {
@@ -106,7 +115,7 @@ func (r *rawRow) strPtr(dst **string) {
 	} else if s, ok := r.decodeString(v, fd); ok {
 		*dst = &s
 	} else {
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -194,7 +203,7 @@ func (r *rawRow) time(dst *time.Time) {
 		*dst = t
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) timePtr(dst **time.Time) {
@@ -204,7 +213,7 @@ func (r *rawRow) timePtr(dst **time.Time) {
 	} else if t, ok := decodeTime(v, fd); ok {
 		*dst = &t
 	} else {
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -218,7 +227,7 @@ func (r *rawRow) boolean(dst *bool) {
 		*dst = v[0] == 1
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) pgBool(dst *pgtype.Bool) {
@@ -228,7 +237,7 @@ func (r *rawRow) pgBool(dst *pgtype.Bool) {
 	} else if binaryOf(v, fd, pgtype.BoolOID, 1) {
 		*dst = pgtype.Bool{Bool: v[0] == 1, Valid: true}
 	} else {
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -238,7 +247,7 @@ func (r *rawRow) int32(dst *int32) {
 		*dst = int32(binary.BigEndian.Uint32(v))
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) int64(dst *int64) {
@@ -247,7 +256,7 @@ func (r *rawRow) int64(dst *int64) {
 		*dst = int64(binary.BigEndian.Uint64(v))
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) pgInt4(dst *pgtype.Int4) {
@@ -257,7 +266,7 @@ func (r *rawRow) pgInt4(dst *pgtype.Int4) {
 	} else if binaryOf(v, fd, pgtype.Int4OID, 4) {
 		*dst = pgtype.Int4{Int32: int32(binary.BigEndian.Uint32(v)), Valid: true}
 	} else {
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -268,7 +277,7 @@ func (r *rawRow) pgFloat8(dst *pgtype.Float8) {
 	} else if binaryOf(v, fd, pgtype.Float8OID, 8) {
 		*dst = pgtype.Float8{Float64: math.Float64frombits(binary.BigEndian.Uint64(v)), Valid: true}
 	} else {
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -283,7 +292,7 @@ func (r *rawRow) json(dst *[]byte) {
 	case fd.DataTypeOID == pgtype.JSONOID || fd.DataTypeOID == pgtype.JSONBOID && fd.Format == pgtype.TextFormatCode:
 		*dst = append(make([]byte, 0, len(v)), v...)
 	default:
-		r.pgx(dst)
+		pgxInto(r, dst)
 	}
 }
 
@@ -314,7 +323,7 @@ func (r *rawRow) strs(dst *[]string) {
 			return
 		}
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 // arrayElems answers the elements of a one-dimensional array without NULLs in binary form whose
@@ -354,7 +363,7 @@ func (r *rawRow) uuids(dst *[]string) {
 		*dst = out
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 // times decodes a timestamptz[] as pgx does into a []time.Time (NULL: nil); anything but a
@@ -370,14 +379,14 @@ func (r *rawRow) times(dst *[]time.Time) {
 		tsFd := pgconn.FieldDescription{DataTypeOID: pgtype.TimestamptzOID, Format: pgtype.BinaryFormatCode}
 		for i := range out {
 			if out[i], ok = decodeTime(rest[i*12+4:i*12+12], &tsFd); !ok {
-				r.pgx(dst)
+				pgxInto(r, dst)
 				return
 			}
 		}
 		*dst = out
 		return
 	}
-	r.pgx(dst)
+	pgxInto(r, dst)
 }
 
 func (r *rawRow) skipN(n int) { r.col += n }

@@ -57,36 +57,50 @@ func (s *Service) GetPostByReferenceKey(ctx context.Context, key string) (*app.P
 
 // ListPosts answers a page of a team's posts matching f, with the total.
 func (s *Service) ListPosts(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
-	return s.listPosts(ctx, f, page, false)
+	out, _, total, err := s.listPosts(ctx, f, page, false, false)
+	return out, total, err
 }
 
 // ListPostsStored is ListPosts with each post's data left as stored (StoredData, Data empty).
 func (s *Service) ListPostsStored(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, int, error) {
-	return s.listPosts(ctx, f, page, true)
+	out, _, total, err := s.listPosts(ctx, f, page, true, false)
+	return out, total, err
 }
 
-func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page, stored bool) ([]app.Post, int, error) {
+// ListPostsStoredVersioned is ListPostsStored with each post's version (by id), hashed from the
+// rows read (store.ReadPostsVersioned) — for a reader that keeps records (the API's cache) and
+// holds few of a page's: read whole, with no version statement first.
+func (s *Service) ListPostsStoredVersioned(ctx context.Context, f app.PostFilter, page app.Page) ([]app.Post, []store.PostVersion, int, error) {
+	return s.listPosts(ctx, f, page, true, true)
+}
+
+func (s *Service) listPosts(ctx context.Context, f app.PostFilter, page app.Page, stored, versioned bool) ([]app.Post, []store.PostVersion, int, error) {
 	pr, err := app.Authorize(app.PrincipalFrom(ctx), app.ActContent)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	if err := page.Validate(); err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	// Two round trips: the page's ids, then the posts with everything they show and the team's
 	// check (a page of a deleted or foreign team is empty, so its 404 loses nothing by coming second).
 	ids, total, err := store.ListPostIDs(ctx, s.db, listFilter(pr.OrganizationID, f, page))
 	if err != nil {
-		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
+		return nil, nil, 0, app.NotFoundOr(err, "Team", "app: list posts") // not a uuid: 404
 	}
-	out, live, err := s.readPostViews(ctx, pr.OrganizationID, ids, f.TeamID, stored)
+	var r store.PostReads
+	if versioned {
+		r, err = store.ReadPostsVersioned(ctx, s.db, pr.OrganizationID, ids, f.TeamID)
+	} else {
+		r, err = store.ReadPosts(ctx, s.db, pr.OrganizationID, ids, true, f.TeamID)
+	}
 	if err != nil {
-		return nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
+		return nil, nil, 0, app.NotFoundOr(err, "Team", "app: list posts")
 	}
-	if !live {
-		return nil, 0, app.NotFound("Team")
+	if !r.TeamLive {
+		return nil, nil, 0, app.NotFound("Team")
 	}
-	return out, total, nil
+	return s.viewsInOrder(ctx, r, ids, stored), r.Versions, total, nil
 }
 
 func listFilter(orgID string, f app.PostFilter, page app.Page) store.PostListFilter {

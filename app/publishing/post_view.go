@@ -85,6 +85,11 @@ func (s *Service) readPostViewsWith(ctx context.Context, db store.Batcher, orgID
 	if err != nil {
 		return nil, false, err
 	}
+	return s.viewsInOrder(ctx, r, ids, stored), r.TeamLive, nil
+}
+
+// viewsInOrder builds the records of r's posts in the order of ids (absent ones left out).
+func (s *Service) viewsInOrder(ctx context.Context, r store.PostReads, ids []string, stored bool) []app.Post {
 	byID := make(map[string]store.Post, len(r.Posts))
 	for _, p := range r.Posts {
 		byID[p.ID] = p
@@ -95,7 +100,7 @@ func (s *Service) readPostViewsWith(ctx context.Context, db store.Batcher, orgID
 			rows = append(rows, p)
 		}
 	}
-	return s.buildPostViews(ctx, rows, r, true, stored), r.TeamLive, nil
+	return s.buildPostViews(ctx, rows, r, true, stored)
 }
 
 // buildPostViews makes the records: targets become errors, externalData and (when the organization
