@@ -21,6 +21,7 @@ import (
 	"github.com/crier/crier/bench"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/media/mediatest"
+	"github.com/crier/crier/server"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -42,6 +43,7 @@ import (
 // production queue's) and fetch settings, for the ratio. Accounts stay under every network's daily
 // cap: each network gets as many accounts (one per team) as its share of posts needs.
 func BenchmarkPublishDueTogether(b *testing.B) {
+	server.TuneGC() // the GC settings of `crier serve`, which runs the workers (GOGC and GOMEMLIMIT override them)
 	cfg := benchConfig{posts: envInt("CRIER_BENCH_POSTS", 300), fanout: envInt("CRIER_BENCH_FANOUT", 1),
 		rate: envInt("CRIER_BENCH_RATE", 50), workers: envInt("CRIER_BENCH_WORKERS", jobs.Queues[app.QueuePublish].MaxWorkers)}
 	cfg.paced = envInt("CRIER_BENCH_PACED", cfg.posts/5)
@@ -307,9 +309,11 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	// ahead), not over the whole lead, whose idle polling would count against the targets.
 	time.Sleep(time.Until(due.Add(-6 * time.Second)))
 	printStats := benchStats(b, srv)
+	printTimeline := burstTimeline(b, srv, due)
 	b.StartTimer()
 	waitPosted(b, srv, targets, lead+15*time.Minute)
 	b.StopTimer()
+	printTimeline()
 	printStats(targets)
 	var last time.Time
 	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last))
