@@ -165,13 +165,10 @@ func inOutcomeTxOnPool(ctx context.Context, pool *pgxpool.Pool, fn func(tx pgx.T
 		return fmt.Errorf("store: begin: %w", err)
 	}
 	defer conn.Release() // a connection left in a transaction (a failed rollback) is discarded, not reused
-	tx := &outcomeTx{conn: conn.Conn()}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // after commit it is a no-op
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
+	return InTx(ctx, beginOutcome{conn.Conn()}, fn)
 }
+
+// beginOutcome begins an outcomeTx on conn (which sends nothing yet).
+type beginOutcome struct{ conn *pgx.Conn }
+
+func (b beginOutcome) Begin(context.Context) (pgx.Tx, error) { return &outcomeTx{conn: b.conn}, nil }
