@@ -104,7 +104,7 @@ func gcCPU() float64 {
 // benchStats, with CRIER_BENCH_PGSTAT=1, resets pg_stat_statements for the bench's database and
 // answers a func printing its statements by total time: calls per target and mean time show what
 // grows with N (a statement whose mean grows with the burst's size is the super-linear one).
-func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
+func benchStats(b *testing.B, srv *servertest.Server, sandboxCPU func() time.Duration) func(targets int) {
 	if os.Getenv("CRIER_BENCH_PGSTAT") == "" {
 		return func(int) {}
 	}
@@ -142,7 +142,7 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 	var ms0 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	gc0 := gcCPU()
-	goCPU, pgCPU, socks, twin, commits := bench.SelfCPU(), bench.BackendsCPU(srv.Pool), serverSockets(port), twinCalls(srv), xactCommits(srv)
+	goCPU, pgCPU, socks, twin, commits, sbCPU := bench.SelfCPU(), bench.BackendsCPU(srv.Pool), serverSockets(port), twinCalls(srv), xactCommits(srv), sandboxCPU()
 	return func(targets int) {
 		pprof.StopCPUProfile()
 		memProfile("")
@@ -158,13 +158,15 @@ func benchStats(b *testing.B, srv *servertest.Server) func(targets int) {
 			fmt.Printf("%s: %.2f updates per target, %.0f %% HOT\n", table, float64(u[0]-upd[table][0])/float64(targets),
 				100*float64(u[1]-upd[table][1])/max(1, float64(u[0]-upd[table][0])))
 		}
-		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms; connections to the server (the sandbox's calls) per target %.2f\n",
+		fmt.Printf("\nCPU per target: Go %.2f ms, PostgreSQL backends %.2f ms, the sandbox's process %.2f ms (0: in process, in Go's); connections to the server per target %.2f\n",
 			float64(bench.SelfCPU()-goCPU)/float64(time.Millisecond)/float64(targets), float64(bench.BackendsCPU(srv.Pool)-pgCPU)/float64(time.Millisecond)/float64(targets),
-			float64(serverSockets(port)-socks)/float64(targets))
+			float64(sandboxCPU()-sbCPU)/float64(time.Millisecond)/float64(targets), float64(serverSockets(port)-socks)/float64(targets))
 		time.Sleep(time.Second) // the backends report their transactions at most once a second
 		fmt.Printf("commits per target %.2f\n", float64(xactCommits(srv)-commits)/float64(targets))
-		fmt.Printf("sandbox calls per target %.2f (profile with CRIER_BENCH_CPUPROFILE: the twins' share is net/http.(*conn).serve's)\n",
-			float64(twinCalls(srv)-twin)/float64(targets))
+		if srv.Sandbox != nil {
+			fmt.Printf("sandbox calls per target %.2f (profile with CRIER_BENCH_CPUPROFILE: the twins' share is net/http.(*conn).serve's)\n",
+				float64(twinCalls(srv)-twin)/float64(targets))
+		}
 		var wal float64
 		_ = srv.Pool.QueryRow(ctx, `SELECT coalesce(sum(wal_bytes), 0)::float8 FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`).Scan(&wal)
 		fmt.Printf("WAL per target %.1f KB (pg_stat_statements)\n", wal/1024/float64(targets))
