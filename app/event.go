@@ -88,7 +88,7 @@ func (s *Service) emitWith(ctx context.Context, tx pgx.Tx, orgID, kind string, p
 	if err := s.resolvePostFailures(ctx, tx, orgID, kind, payload); err != nil {
 		return err
 	}
-	if !ev.Subscribed && notificationForEvent(kind, b) == nil {
+	if !ev.Subscribed && !feedsNotification(kind, payload, b) {
 		return nil
 	}
 	if _, err := s.jobs.InsertTx(ctx, tx, FanOutEventArgs{EventID: ev.ID}, nil); err != nil {

@@ -85,6 +85,21 @@ func (s *Service) notify(ctx context.Context, tx pgx.Tx, orgID string, p Notific
 	return nil
 }
 
+// feedsNotification says whether an event feeds a notification (notificationForEvent). A
+// post.published event given as a Post is read from it, not decoded from its payload: only a
+// failed post notifies, and nearly every publish succeeds (each was a decode of the whole post).
+func feedsNotification(kind string, payload any, b []byte) bool {
+	if kind == EventPostPublished {
+		switch p := payload.(type) {
+		case Post:
+			return p.Status == PostError && postFailedNotification(b) != nil
+		case *Post:
+			return p != nil && p.Status == PostError && postFailedNotification(b) != nil
+		}
+	}
+	return notificationForEvent(kind, b) != nil
+}
+
 // notificationForEvent is the notification an event feeds, or nil. Emit enqueues a fan-out for
 // these kinds even without webhooks.
 func notificationForEvent(kind string, payload []byte) *NotificationParams {

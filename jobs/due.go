@@ -16,8 +16,14 @@ import (
 // once (FetchCooldown); publish jobs are inserted available (app.PublishTargetArgs.Hooks), so only
 // River's own retries and snoozes are still scheduled and need making available. Idle, that is one statement per
 // DueIdleWait; a post created less than DueIdleWait before its date may start up to that late.
+// Under a backlog (jobs due DueBacklogAge ago still waiting: a burst) the producers are busy and
+// fetch again as each worker frees, so PromoteDue looks again only every DueBacklogWait rather than at every
+// later job's time (a burst's resumed flows came due every few milliseconds: 50 statements and
+// notifications a second); a job that comes due as the backlog ends may start up to that late.
 const (
-	DueIdleWait = time.Second
+	DueIdleWait    = time.Second
+	DueBacklogAge  = 100 * time.Millisecond
+	DueBacklogWait = 250 * time.Millisecond
 	// DuePromoteBatch bounds one promotion; a full batch is followed at once by the next.
 	DuePromoteBatch = 500
 )
@@ -34,7 +40,7 @@ func PromoteDue(ctx context.Context, db store.DBTX, log *slog.Logger) {
 		case <-timer.C:
 		}
 		wait := DueIdleWait
-		n, next, err := store.PromoteDueJobs(ctx, db, app.QueuePublish, DuePromoteBatch)
+		n, next, backlog, err := store.PromoteDueJobs(ctx, db, app.QueuePublish, DuePromoteBatch, DueBacklogAge)
 		switch {
 		case err != nil:
 			if ctx.Err() == nil && log != nil && time.Since(warned) > time.Minute {
@@ -45,6 +51,9 @@ func PromoteDue(ctx context.Context, db store.DBTX, log *slog.Logger) {
 			wait = 0
 		case next != nil:
 			wait = min(wait, max(time.Until(*next), 0))
+			if backlog {
+				wait = max(wait, DueBacklogWait)
+			}
 		}
 		timer.Reset(wait)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/crier/crier/app"
 	"github.com/crier/crier/jobs"
+	"github.com/crier/crier/store"
 	"github.com/crier/crier/store/storetest"
 )
 
@@ -63,4 +64,30 @@ func TestPromoteDueWakesRiver(t *testing.T) {
 			t.Fatalf("%s: the job never started", state)
 		}
 	}
+}
+
+// PromoteDueJobs says when the queue has a backlog (a job available since DueBacklogAge or longer),
+// which PromoteDue takes for busy producers: it then looks again every DueBacklogWait, not at every
+// later job's time.
+func TestPromoteDueJobsBacklog(t *testing.T) {
+	t.Parallel()
+	pool, _ := storetest.NewDB(t)
+	ctx := context.Background()
+	insert := func(at time.Time) {
+		_, err := pool.Exec(ctx, `INSERT INTO river_job (args, kind, max_attempts, queue, state, scheduled_at) VALUES ('{}', 'due_probe', 5, $1, 'available', $2)`,
+			app.QueuePublish, at)
+		require.NoError(t, err)
+	}
+	later := time.Now().Add(time.Hour)
+	insert(later)
+	_, next, backlog, err := store.PromoteDueJobs(ctx, pool, app.QueuePublish, jobs.DuePromoteBatch, jobs.DueBacklogAge)
+	require.NoError(t, err)
+	require.NotNil(t, next)
+	require.WithinDuration(t, later, *next, time.Millisecond)
+	require.False(t, backlog)
+
+	insert(time.Now().Add(-time.Second))
+	_, _, backlog, err = store.PromoteDueJobs(ctx, pool, app.QueuePublish, jobs.DuePromoteBatch, jobs.DueBacklogAge)
+	require.NoError(t, err)
+	require.True(t, backlog, "a job available for a second is a backlog")
 }

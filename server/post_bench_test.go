@@ -21,6 +21,7 @@ import (
 	"github.com/crier/crier/bench"
 	"github.com/crier/crier/jobs"
 	"github.com/crier/crier/media/mediatest"
+	"github.com/crier/crier/server"
 	"github.com/crier/crier/server/servertest"
 )
 
@@ -38,10 +39,13 @@ import (
 //     posts/s (default 50), a steady load under capacity: lateness p50/p99 here is the pipeline's
 //     own delay from postDate to the worker's start.
 //
-// And River's own throughput of no-op jobs with the same workers (CRIER_BENCH_WORKERS, default the
+// The networks (the sandbox) run in a process of their own, as `crier sandbox` does (CRIER_BENCH_SANDBOX=inprocess
+// mounts them in Crier's server instead), so this process's CPU, allocations and heap are the
+// pipeline's and the sandbox's CPU is reported apart. And River's own throughput of no-op jobs with the same workers (CRIER_BENCH_WORKERS, default the
 // production queue's) and fetch settings, for the ratio. Accounts stay under every network's daily
 // cap: each network gets as many accounts (one per team) as its share of posts needs.
 func BenchmarkPublishDueTogether(b *testing.B) {
+	server.TuneGC() // the GC settings of `crier serve`, which runs the workers (GOGC and GOMEMLIMIT override them)
 	cfg := benchConfig{posts: envInt("CRIER_BENCH_POSTS", 300), fanout: envInt("CRIER_BENCH_FANOUT", 1),
 		rate: envInt("CRIER_BENCH_RATE", 50), workers: envInt("CRIER_BENCH_WORKERS", jobs.Queues[app.QueuePublish].MaxWorkers)}
 	cfg.paced = envInt("CRIER_BENCH_PACED", cfg.posts/5)
@@ -282,7 +286,16 @@ func pct(sorted []float64, p float64) float64 {
 func runPublishBench(b *testing.B, cfg benchConfig) {
 	b.StopTimer()
 	ctx := context.Background()
-	srv := servertest.Start(b, servertest.Options{NoWorkers: true, MaxConns: cfg.workers + 10})
+	opts := servertest.Options{NoWorkers: true, MaxConns: cfg.workers + 10}
+	sandboxCPU := func() time.Duration { return 0 }
+	if os.Getenv("CRIER_BENCH_SANDBOX") != "inprocess" {
+		// The networks in a process of their own (as `crier sandbox` runs), so this process's CPU
+		// and heap are Crier's; CRIER_BENCH_SANDBOX=inprocess mounts them in Crier's server instead.
+		var url string
+		url, sandboxCPU = startBenchSandbox(b)
+		opts.Env = map[string]string{"SANDBOX_URL": url, "ALLOW_PRIVATE_URLS": "1"}
+	}
+	srv := servertest.Start(b, opts)
 	fleet := newBenchFleet(b, srv, cfg.posts+cfg.paced, cfg.fanout)
 
 	lead := 3*time.Second + time.Duration(cfg.posts*cfg.fanout)*25*time.Millisecond // creating a post takes ≈15 ms here
@@ -306,11 +319,13 @@ func runPublishBench(b *testing.B, cfg benchConfig) {
 	// The CPU per target is measured from shortly before the burst (River's scheduler looks 5 s
 	// ahead), not over the whole lead, whose idle polling would count against the targets.
 	time.Sleep(time.Until(due.Add(-6 * time.Second)))
-	printStats := benchStats(b, srv)
+	printStats := benchStats(b, srv, sandboxCPU)
+	printTimeline := burstTimeline(b, srv, due)
 	b.StartTimer()
 	waitPosted(b, srv, targets, lead+15*time.Minute)
 	b.StopTimer()
-	printStats(targets)
+	printStats(targets) // first: the timeline's query is not the burst's CPU
+	printTimeline()
 	var last time.Time
 	require.NoError(b, srv.Pool.QueryRow(ctx, `SELECT max(posted_at) FROM publish_targets`).Scan(&last))
 	burst := lateness(b, srv, "Burst")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // InOutcomeTx is InTx for a publish attempt's outcome (tx2), committed without waiting for the WAL
@@ -21,6 +22,9 @@ import (
 // worker one flush wait, the pipeline's main cost (README "Development").
 // On a transaction (tests), it is InTx.
 func InOutcomeTx(ctx context.Context, db Beginner, fn func(tx pgx.Tx) error) error {
+	if pool, ok := db.(*pgxpool.Pool); ok {
+		return inOutcomeTxOnPool(ctx, pool, fn) // its BEGIN goes with its first statement (publish_tx.go)
+	}
 	if txb, ok := db.(interface {
 		BeginTx(context.Context, pgx.TxOptions) (pgx.Tx, error)
 	}); ok {

@@ -14,7 +14,9 @@ import (
 // skipping rows another transaction holds: a burst of thousands due at once is promoted over
 // several calls without blocking River's own scheduler on the same rows (one UPDATE of every due
 // row contended with it for tens of seconds in the 10,000-post bench). Answers how many were
-// promoted and when the queue's next job is due (nil: none), in the same round trip.
+// promoted, when the queue's next job is due (nil: none) and whether the queue has a backlog (jobs
+// available since backlogAge or longer: its producers are busy and fetch again as each worker
+// frees, so a wake-up at a later job's time adds nothing), in the same round trip.
 //
 // Publish jobs due later are inserted available (app.PublishTargetArgs.Hooks), and River's scheduler
 // makes jobs due within its next interval (5 s) available ahead, both without a notification at
@@ -32,9 +34,10 @@ import (
 // scheduler it does not settle unique-key conflicts, which is sound only while publish jobs are
 // inserted without UniqueOpts (app.PublishTargetArgs). Check again when upgrading River: river_job
 // is River's.
-func PromoteDueJobs(ctx context.Context, db DBTX, queue string, limit int) (int64, *time.Time, error) {
+func PromoteDueJobs(ctx context.Context, db DBTX, queue string, limit int, backlogAge time.Duration) (int64, *time.Time, bool, error) {
 	var promoted, notified int64
 	var next *time.Time
+	var backlog bool
 	err := db.QueryRow(ctx, `WITH due AS (
 			SELECT id FROM river_job
 			WHERE state IN ('scheduled', 'retryable') AND queue = $1 AND scheduled_at <= now()
@@ -47,10 +50,11 @@ func PromoteDueJobs(ctx context.Context, db DBTX, queue string, limit int) (int6
 				OR EXISTS (SELECT 1 FROM river_job WHERE state = 'available' AND queue = $1 AND scheduled_at <= now())
 		)
 		SELECT (SELECT count(*) FROM promoted), (SELECT count(*) FROM notified),
-			(SELECT min(scheduled_at) FROM river_job WHERE state IN ('scheduled', 'retryable', 'available') AND queue = $1 AND scheduled_at > now())`,
-		queue, limit).Scan(&promoted, &notified, &next)
+			(SELECT min(scheduled_at) FROM river_job WHERE state IN ('scheduled', 'retryable', 'available') AND queue = $1 AND scheduled_at > now()),
+			EXISTS (SELECT 1 FROM river_job WHERE state = 'available' AND queue = $1 AND scheduled_at <= now() - $3 * interval '1 microsecond')`,
+		queue, limit, backlogAge.Microseconds()).Scan(&promoted, &notified, &next, &backlog)
 	if err != nil {
-		return 0, nil, fmt.Errorf("store: promote due jobs: %w", err)
+		return 0, nil, false, fmt.Errorf("store: promote due jobs: %w", err)
 	}
-	return promoted, next, nil
+	return promoted, next, backlog, nil
 }

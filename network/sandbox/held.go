@@ -43,12 +43,26 @@ func (n *Net) keep(h Held) *Held {
 	h.At = n.sb.Now().UTC()
 	p := &h
 	n.held = append(n.held, p)
+	if n.byID == nil {
+		n.byID, n.byUser, n.byChannel = map[string][]*Held{}, map[string][]*Held{}, map[string][]*Held{}
+	}
+	n.byID[h.ID] = append(n.byID[h.ID], p)
+	n.byUser[h.User] = append(n.byUser[h.User], p)
+	n.byChannel[h.Channel] = append(n.byChannel[h.Channel], p)
 	return p
+}
+
+// heldIndex is what a network holds by the fields its twins look things up by (held in keep's
+// order, oldest first): a call's lookup reads the few of its id, user or channel rather than
+// everything the network holds (a 10,000-post burst made that quadratic). A held thing's ID, User
+// and Channel do not change once kept.
+type heldIndex struct {
+	byID, byUser, byChannel map[string][]*Held
 }
 
 // find answers a held thing by kind and id (deleted ones too), or nil.
 func (n *Net) find(kind, id string) *Held {
-	for _, h := range n.held {
+	for _, h := range n.byID[id] {
 		if h.Kind == kind && h.ID == id {
 			return h
 		}
@@ -59,7 +73,7 @@ func (n *Net) find(kind, id string) *Held {
 // heldBy answers the live things of a kind made by a user, oldest first.
 func (n *Net) heldBy(kind, login string) []*Held {
 	var out []*Held
-	for _, h := range n.held {
+	for _, h := range n.byUser[login] {
 		if h.Kind == kind && h.User == login && h.DeletedAt == nil {
 			out = append(out, h)
 		}
@@ -92,7 +106,7 @@ func (s *Sandbox) Held(network app.Network, kind string) []Held {
 
 // live answers a live held thing of one of kinds by id, or nil.
 func (n *Net) live(id string, kinds ...string) *Held {
-	for _, h := range n.held {
+	for _, h := range n.byID[id] {
 		if h.ID == id && h.DeletedAt == nil && slices.Contains(kinds, h.Kind) {
 			return h
 		}
@@ -103,7 +117,7 @@ func (n *Net) live(id string, kinds ...string) *Held {
 // heldIn answers the live held things of a kind (any user) in a channel, oldest first.
 func (n *Net) heldIn(kind, channel string) []*Held {
 	var out []*Held
-	for _, h := range n.held {
+	for _, h := range n.byChannel[channel] {
 		if h.Kind == kind && h.Channel == channel && h.DeletedAt == nil {
 			out = append(out, h)
 		}

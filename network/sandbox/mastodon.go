@@ -181,8 +181,8 @@ func mastodonCreateStatus(q *req) {
 	}
 	key := q.r.Header.Get("Idempotency-Key")
 	if key != "" {
-		for _, h := range q.net.held {
-			if (h.Kind == KindPost || h.Kind == KindComment) && h.User == q.user.Login && h.Data["idempotencyKey"] == key {
+		for _, h := range q.net.byUser[q.user.Login] {
+			if (h.Kind == KindPost || h.Kind == KindComment) && h.Data["idempotencyKey"] == key {
 				q.json(http.StatusOK, q.net.mastodonStatus(h))
 				return
 			}

@@ -85,6 +85,7 @@ type Net struct {
 	failures []*Failure
 	apps     map[string]string // client id → secret of apps registered at runtime (Mastodon)
 	held     []*Held           // what Crier made there (held.go)
+	heldIndex
 }
 
 // User is a simulated account; Channels are its pages/boards/channels.
@@ -218,7 +219,7 @@ type dialect struct {
 
 func (n *Net) reset() {
 	n.users, n.codes, n.access, n.refresh = map[string]*User{}, map[string]*grant{}, map[string]*issued{}, map[string]*issued{}
-	n.calls, n.failures, n.knobs, n.apps, n.held = nil, nil, Knobs{}, map[string]string{}, nil
+	n.calls, n.failures, n.knobs, n.apps, n.held, n.heldIndex = nil, nil, Knobs{}, map[string]string{}, nil, heldIndex{}
 }
 
 func randID(prefix string) string {
