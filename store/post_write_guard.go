@@ -62,11 +62,11 @@ func guardShape(g *WriteGuard) (team, accounts, uploads bool) {
 // Version is a row's "id@xmin", as a guard and PostSeen hold them.
 func Version(id, xmin string) string { return id + "@" + xmin }
 
-// The uploads an edit or a creation checks, with their versions for a later guard.
+// The uploads an edit or a creation checks (ReadPostEditUploads, UploadsOf: the same filters), with
+// their versions for a later guard (xmin last: sqlc knows no system columns).
 var (
-	readPostEditUploadsVersioned = `SELECT u.*, u.xmin::text FROM uploads u WHERE u.organization_id = $1 AND u.deleted_at IS NULL
-  AND u.id IN (SELECT unnest($2::uuid[]) UNION SELECT pu.upload_id FROM post_uploads pu WHERE pu.post_id = $3 AND pu.deleted_at IS NULL)`
-	uploadsOfVersioned = `SELECT u.*, u.xmin::text FROM uploads u WHERE u.organization_id = $1 AND u.deleted_at IS NULL AND u.id::text = ANY($2::text[])`
+	readPostEditUploadsVersioned = byOneID(readPostEditUploads, " name FROM uploads u WHERE", " name, u.xmin::text FROM uploads u WHERE")
+	uploadsOfVersioned           = byOneID(uploadsOf, " name FROM uploads WHERE", " name, xmin::text FROM uploads WHERE")
 )
 
 // collectUploadVersions scans uploads rows (SELECT *, then xmin) with their versions ("id@xmin").

@@ -92,21 +92,6 @@ func collectAccounts(into *[]SocialAccount) func(pgx.Rows) error {
 	}
 }
 
-// collectUploads scans uploads rows (SELECT * of uploads, in order).
-func collectUploads(into *[]Upload) func(pgx.Rows) error {
-	return func(rows pgx.Rows) error {
-		var out []Upload
-		r := newRawRow(rows)
-		for r.next() {
-			var u Upload
-			r.upload(&u)
-			out = append(out, u)
-		}
-		*into = out
-		return r.Err()
-	}
-}
-
 // upload decodes an uploads row's columns (SELECT * of uploads, in order).
 func (r *rawRow) upload(u *Upload) {
 	r.str(&u.ID)
