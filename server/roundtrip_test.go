@@ -21,12 +21,17 @@ import (
 )
 
 // tripCounter counts round trips to PostgreSQL (n): each statement sent alone, each batch (however
-// many statements it pipelines) once; and statements (stmts), what PostgreSQL's backends execute.
-type tripCounter struct{ n, stmts atomic.Int64 }
+// many statements it pipelines) once; and statements (stmts), what PostgreSQL's backends execute;
+// keys counts, among them, the API keys read again (after a crier_auth notification emptied the
+// key cache: it arrives whenever it arrives).
+type tripCounter struct{ n, stmts, keys atomic.Int64 }
 
 func (c *tripCounter) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
 	if strings.Contains(d.SQL, "name: TouchAPIKeys ") { // the keys' lastUsedAt, flushed in the background whenever its ticker fires
 		return ctx
+	}
+	if strings.Contains(d.SQL, "name: GetAPIKeyForAuth ") {
+		c.keys.Add(1)
 	}
 	c.n.Add(1)
 	c.stmts.Add(1)
